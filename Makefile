@@ -1,0 +1,93 @@
+# nbhbench — see README.md.
+#   make        install what is missing, build one kernel per MPI library found
+#   make test   ... and run every test; ends with "N passed, N failed"
+#   make demo   ... and run the five steps of the demo campaign
+#   make bench  kernel and analyzer benchmarks (prints figures, never fails on timing)
+#   make deps   install what is missing (Debian/Ubuntu packages, .venv)
+# One library by hand: make kernel LIBRARY=name MPICC=wrapper
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+BUILD := build
+
+KNOWN_LIBRARIES := openmpi mpich
+FOUND_LIBRARIES := $(foreach l,$(KNOWN_LIBRARIES),$(if $(shell command -v mpicc.$(l) 2>/dev/null),$(l)))
+
+CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
+CPPFLAGS := -Ikernel -I$(BUILD)
+
+KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
+UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
+
+.PHONY: all deps kernels kernel test demo bench clean FORCE
+
+all: deps
+	@$(MAKE) --no-print-directory kernels
+
+deps:
+	@libexec/nbhbench-deps
+
+kernels: $(BUILD)/nbh-dims
+	@$(if $(FOUND_LIBRARIES),,echo "make: no MPI compiler wrapper found (mpicc.openmpi, mpicc.mpich); run make deps" >&2; exit 1)
+	@for library in $(FOUND_LIBRARIES); do \
+	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
+	done
+
+test: all
+	@tests/run
+
+demo: all
+	@./nbhbench demo
+
+bench: all
+	@bench/run
+
+clean:
+	rm -rf $(BUILD)
+
+$(BUILD)/registry.h: registry/c_header.py $(wildcard registry/*.csv)
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@python3 registry/c_header.py $@
+
+# Rewritten only when the commit changes, so a rebuild is not forced.
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(@D)
+	@v="#define NBH_VERSION \"$$(git describe --always --dirty 2>/dev/null || echo unknown)\""; \
+	    [ -f $@ ] && [ "$$(cat $@)" = "$$v" ] || echo "$$v" > $@
+
+$(BUILD)/nbh-dims: kernel/tools/dims.c kernel/topologies/dims.c $(BUILD)/registry.h
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) $(CPPFLAGS) kernel/tools/dims.c kernel/topologies/dims.c -o $@
+
+# --- one MPI library: make kernel LIBRARY=name MPICC=wrapper ---
+ifdef LIBRARY
+MPICC ?= mpicc
+OUT := $(BUILD)/$(LIBRARY)
+OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
+UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
+
+kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests
+
+$(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
+	@mkdir -p $(@D)
+	@echo "  CC [$(LIBRARY)] $<"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) -include $(BUILD)/version.h -DNBH_LIBRARY='"$(LIBRARY)"' -MMD -MP -c $< -o $@
+
+$(OUT)/nbh-kernel: $(OBJECTS)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $^ -lm -o $@
+
+$(OUT)/nbh-mpi-dims: kernel/tools/mpi_dims.c
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $< -o $@
+
+$(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) -shared -fPIC $< -ldl -o $@
+
+$(OUT)/unit-tests: $(UNIT_SOURCES) $(UNIT_OBJECTS)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) -Itests/kernel/unit $^ -lm -o $@
+
+-include $(OBJECTS:.o=.d)
+endif

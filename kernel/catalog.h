@@ -1,0 +1,66 @@
+/* The registry lists (registry/NAME.csv) as C enums and tables.
+ * Every name the kernel knows comes from here; nothing is spelled twice. */
+#ifndef NBH_CATALOG_H
+#define NBH_CATALOG_H
+
+#include <stddef.h>
+
+#include "registry.h"
+
+#define NBH_ENUM_OP(name, ...) OP_##name,
+#define NBH_ENUM_TOPOLOGY(name, ...) TOPOLOGY_##name,
+#define NBH_ENUM_CONSTRUCTOR(name) CONSTRUCTOR_##name,
+#define NBH_ENUM_ORDER(name) ORDER_##name,
+#define NBH_ENUM_DATATYPE(name, ...) DATATYPE_##name,
+#define NBH_ENUM_PARAMETER(name, ...) PARAMETER_##name,
+
+enum operation { NBH_OPERATIONS(NBH_ENUM_OP) N_OPERATIONS };
+enum topology { NBH_TOPOLOGIES(NBH_ENUM_TOPOLOGY) N_TOPOLOGIES };
+enum constructor { NBH_CONSTRUCTORS(NBH_ENUM_CONSTRUCTOR) N_CONSTRUCTORS };
+enum order { NBH_ORDERS(NBH_ENUM_ORDER) N_ORDERS };
+enum datatype { NBH_DATATYPES(NBH_ENUM_DATATYPE) N_DATATYPES };
+enum parameter { NBH_PARAMETERS(NBH_ENUM_PARAMETER) N_PARAMETERS };
+
+struct operation_info {
+    const char *name;
+    const char *family;   /* neighbor, global, create, p2p */
+    const char *pattern;  /* allgather, alltoall, "" for create */
+    const char *variant;  /* "", v, w */
+    int blocking;
+    int moves_data;
+};
+
+struct topology_info {
+    const char *name;
+    const char *constructors; /* space-separated; the first is the default */
+    const char *orders;       /* space-separated; the first is the default */
+    int grid;                 /* ndim and nfin apply */
+    int radius;               /* radius applies */
+};
+
+struct datatype_info {
+    const char *name;
+    int size;
+};
+
+struct parameter_info {
+    const char *name;
+    const char *type;        /* integer, number, word */
+    const char *applies_to;
+};
+
+extern const struct operation_info operation_table[N_OPERATIONS];
+extern const struct topology_info topology_table[N_TOPOLOGIES];
+extern const char *const constructor_names[N_CONSTRUCTORS];
+extern const char *const order_names[N_ORDERS];
+extern const struct datatype_info datatype_table[N_DATATYPES];
+extern const struct parameter_info parameter_table[N_PARAMETERS];
+
+/* Index of `word` among `n` names spaced `stride` bytes apart, or -1. */
+int catalog_find(const void *table, int n, size_t stride, const char *word);
+/* Whether `word` is one of the space-separated words of `list`. */
+int catalog_list_has(const char *list, const char *word);
+/* The first word of a space-separated list, copied into out. */
+void catalog_list_first(const char *list, char *out, size_t size);
+
+#endif

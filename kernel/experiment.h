@@ -1,0 +1,30 @@
+/* One experiment: a row of the kernel's input file, parsed and checked. */
+#ifndef NBH_EXPERIMENT_H
+#define NBH_EXPERIMENT_H
+
+#include <stdint.h>
+
+#include "catalog.h"
+
+#define NBH_MAX_NDIM 8
+#define NBH_NOT_APPLICABLE (-1)
+
+struct experiment {
+    long id;
+    enum operation op;
+    enum topology topology;
+    enum constructor constructor;
+    int ndim;       /* grid topologies only, else NBH_NOT_APPLICABLE */
+    int nfin;
+    int radius;     /* moore, vneum only */
+    int order;      /* enum order, or NBH_NOT_APPLICABLE (cart) */
+    int reorder;
+    enum datatype datatype;
+    long msize;     /* bytes per neighbor block; 0 where no data moves */
+    long nrep;
+    double work_us;
+    uint64_t seed;  /* run seed; each process derives its own */
+    int line;       /* line in the input file, for messages */
+};
+
+#endif

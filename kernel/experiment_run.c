@@ -1,0 +1,105 @@
+#include "experiment_run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "busy_work.h"
+#include "constructors.h"
+#include "pairing.h"
+#include "setups/setup.h"
+#include "timing_loop.h"
+#include "validation.h"
+
+/* Whether the library must report the lists in the order they were given:
+ * Cart_create and Dist_graph_create_adjacent fix it; Dist_graph_create
+ * leaves it to the library. */
+static int order_is_fixed(enum constructor c)
+{
+    return c != CONSTRUCTOR_dist_graph;
+}
+
+/* The topology communicator and the lists as the library reports them. For
+ * create, whose communicator lives for one repetition, one is made here
+ * for the check and freed again; the repetitions run on base. */
+static void open_topology(struct run_context *ctx, struct findings *findings)
+{
+    const struct experiment *e = ctx->e;
+    MPI_Comm topo;
+    topology_comm_create(e, ctx->base, &ctx->hood, &topo);
+    comm_neighbor_lists(topo, &ctx->lists);
+    if (findings) {
+        struct neighbor_lists expected;
+        translate_lists(ctx->base, topo, &ctx->hood.lists, &expected);
+        MPI_Comm_rank(topo, &ctx->rank);
+        validation_check_lists(ctx, &expected, order_is_fixed(e->constructor), findings);
+        neighbor_lists_free(&expected);
+    }
+    ctx->send_tags = malloc(sizeof(int) * (size_t)(ctx->lists.outdegree + 1));
+    ctx->recv_tags = malloc(sizeof(int) * (size_t)(ctx->lists.indegree + 1));
+    pairing_tags(comm_is_cartesian(topo), &ctx->lists, ctx->send_tags, ctx->recv_tags);
+    if (e->op == OP_create)
+        MPI_Comm_free(&topo);
+    ctx->comm = e->op == OP_create ? ctx->base : topo;
+    MPI_Comm_rank(ctx->comm, &ctx->rank);
+    MPI_Comm_size(ctx->comm, &ctx->nprocs);
+}
+
+static void close_topology(struct run_context *ctx)
+{
+    if (ctx->comm != ctx->base)
+        MPI_Comm_free(&ctx->comm);
+    neighbor_lists_free(&ctx->lists);
+    neighborhood_free(&ctx->hood);
+    free(ctx->send_tags);
+    free(ctx->recv_tags);
+}
+
+long experiment_run(const struct experiment *e, const struct run_settings *settings,
+                    struct output *out)
+{
+    struct run_context ctx;
+    memset(&ctx, 0, sizeof(ctx));
+    ctx.e = e;
+    ctx.base = settings->base;
+    ctx.work = countdown_steps(e->work_us, settings->countdown_rate);
+    topology_builder(e->topology)(e, ctx.base, &ctx.hood);
+
+    struct findings findings, *check = settings->validate ? &findings : NULL;
+    if (check)
+        findings_init(check);
+    open_topology(&ctx, check);
+
+    const struct setup *s = setup_for(e->op);
+    s->prepare(&ctx);
+    if (check) {
+        findings_track_slots(check, &ctx);
+        validation_fill(&ctx);
+    }
+    double *seconds = malloc(sizeof(double) * (size_t)e->nrep);
+    double *slowest = malloc(sizeof(double) * (size_t)e->nrep);
+    timing_loop(&ctx, s, check, seconds);
+    s->release(&ctx);
+
+    int base_rank;
+    MPI_Comm_rank(ctx.base, &base_rank);
+    MPI_Reduce(seconds, slowest, (int)e->nrep, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    if (base_rank == 0) {
+        if (output_results(out, e, slowest) != 0) {
+            fprintf(stderr, "nbh-kernel: %s.results.csv: cannot write: %s\n", out->prefix, strerror(errno));
+            MPI_Abort(ctx.base, 3);
+        }
+        if (e->order == ORDER_RAND)
+            output_seeds(out, e, ctx.nprocs);
+    }
+    long total = 0;
+    if (check) {
+        total = findings_report(check, ctx.base, out->findings, e);
+        findings_free(check);
+    }
+    free(seconds);
+    free(slowest);
+    close_topology(&ctx);
+    return total;
+}

@@ -1,0 +1,430 @@
+#include "input.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "setups/setup.h"
+#include "topologies/dims.h"
+#include "topologies/topology.h"
+
+#define MAX_FIELDS 64
+
+struct parser {
+    const char *path;
+    const struct input_limits *limits;
+    int line;                      /* current line number, from 1 */
+    int column_of[N_PARAMETERS];   /* field index of each parameter */
+    int parameter_of[MAX_FIELDS];  /* parameter of each field */
+    int nfields;
+    char *error;
+    size_t error_size;
+};
+
+static int fail(struct parser *p, const char *column, const char *format, ...)
+{
+    char reason[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(reason, sizeof(reason), format, ap);
+    va_end(ap);
+    if (column)
+        snprintf(p->error, p->error_size, "%s:%d: column %s: %s", p->path, p->line, column, reason);
+    else
+        snprintf(p->error, p->error_size, "%s:%d: %s", p->path, p->line, reason);
+    return -1;
+}
+
+/* A line of printable ASCII and tabs; anything else is reported at its
+ * column: the header's name for that field once the header is known. */
+static int check_text(struct parser *p, const char *line, size_t size, int header_known,
+                      char header[][64])
+{
+    int field = 0;
+    for (size_t i = 0; i < size; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if (c == ',')
+            field++;
+        if (c == '\t' || c == '\r' || (c >= 0x20 && c < 0x7f))
+            continue;
+        char column[80];
+        if (header_known && field < p->nfields)
+            snprintf(column, sizeof(column), "%s", header[field]);
+        else
+            snprintf(column, sizeof(column), "%d", field + 1);
+        return fail(p, column, "byte 0x%02x: binary data, not a CSV text file", c);
+    }
+    return 0;
+}
+
+/* Splits a line (modified in place) at commas, trimming blanks. */
+static int split(char *line, char **fields)
+{
+    int n = 0;
+    for (char *s = line;; s++) {
+        char *end = strchr(s, ',');
+        if (end)
+            *end = '\0';
+        while (*s == ' ' || *s == '\t')
+            s++;
+        char *t = s + strlen(s);
+        while (t > s && (t[-1] == ' ' || t[-1] == '\t' || t[-1] == '\r'))
+            *--t = '\0';
+        if (n < MAX_FIELDS)
+            fields[n] = s;
+        n++;
+        if (!end)
+            return n;
+        s = end;
+    }
+}
+
+static int is_blank_or_comment(const char *line)
+{
+    while (*line == ' ' || *line == '\t' || *line == '\r')
+        line++;
+    return *line == '\0' || *line == '#';
+}
+
+static int parse_header(struct parser *p, char **fields, int n, char header[][64])
+{
+    if (n > MAX_FIELDS)
+        return fail(p, NULL, "%d columns, more than the %d the kernel knows", n, N_PARAMETERS);
+    for (int i = 0; i < N_PARAMETERS; i++)
+        p->column_of[i] = -1;
+    for (int f = 0; f < n; f++) {
+        snprintf(header[f], 64, "%s", fields[f]);
+        int k = catalog_find(parameter_table, N_PARAMETERS, sizeof(parameter_table[0]), fields[f]);
+        if (k < 0)
+            return fail(p, fields[f][0] ? fields[f] : "(empty)",
+                        "unknown column (see registry/parameters.csv)");
+        if (p->column_of[k] >= 0)
+            return fail(p, fields[f], "appears twice in the header");
+        p->column_of[k] = f;
+        p->parameter_of[f] = k;
+    }
+    p->nfields = n;
+    for (int k = 0; k < N_PARAMETERS; k++)
+        if (p->column_of[k] < 0)
+            return fail(p, parameter_table[k].name, "missing from the header");
+    return 0;
+}
+
+/* --- cell parsers: 1 parsed, 0 empty, -1 error (reported) --- */
+
+static int parse_long(struct parser *p, int k, const char *s, long min, long max, long *out)
+{
+    if (!*s)
+        return 0;
+    const char *name = parameter_table[k].name;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (*end || end == s || !(isdigit((unsigned char)*s) || *s == '-' || *s == '+'))
+        return fail(p, name, "'%s' is not an integer", s);
+    if (errno == ERANGE || v < min || v > max)
+        return fail(p, name, "%s is outside %ld..%ld", s, min, max);
+    *out = (long)v;
+    return 1;
+}
+
+static int parse_seed(struct parser *p, const char *s, uint64_t *out)
+{
+    if (!*s)
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || end == s || !isdigit((unsigned char)*s) || errno == ERANGE)
+        return fail(p, "seed", "'%s' is not an unsigned 64-bit integer", s);
+    *out = v;
+    return 1;
+}
+
+static int parse_number(struct parser *p, int k, const char *s, double *out)
+{
+    if (!*s)
+        return 0;
+    const char *name = parameter_table[k].name;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || end == s || !isfinite(v))
+        return fail(p, name, "'%s' is not a number", s);
+    if (v < 0)
+        return fail(p, name, "%s is negative", s);
+    *out = v;
+    return 1;
+}
+
+static void join_names(const void *table, int n, size_t stride, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
+        size_t len = strlen(out);
+        snprintf(out + len, size - len, "%s%s", i ? ", " : "", name);
+    }
+}
+
+static int parse_word(struct parser *p, const char *column, const char *what, const void *table,
+                      int n, size_t stride, const char *s, int *out)
+{
+    if (!*s)
+        return 0;
+    int i = catalog_find(table, n, stride, s);
+    if (i < 0) {
+        char known[1024];
+        join_names(table, n, stride, known, sizeof(known));
+        return fail(p, column, "unknown %s '%s' (known: %s)", what, s, known);
+    }
+    *out = i;
+    return 1;
+}
+
+#define CELL(name) (fields[p->column_of[PARAMETER_##name]])
+#define TRY(x)          \
+    do {                \
+        if ((x) < 0)    \
+            return -1;  \
+    } while (0)
+
+/* A parameter that does not apply must be left empty. */
+static int must_be_empty(struct parser *p, const char *name, const char *cell, const char *why)
+{
+    if (*cell)
+        return fail(p, name, "'%s' given, but %s does not apply to %s (leave it empty)", cell, name, why);
+    return 0;
+}
+
+static int required(struct parser *p, int parsed, const char *name, const char *why)
+{
+    if (parsed == 0)
+        return fail(p, name, "empty, but required %s", why);
+    return parsed;
+}
+
+static int check_grid(struct parser *p, const struct experiment *e)
+{
+    const struct input_limits *lim = p->limits;
+    long degree = topology_max_degree(e, lim->nprocs, lim->max_degree);
+    if (degree < 0)
+        return fail(p, e->topology == TOPOLOGY_full ? "topology" : "radius",
+                    "%s gives more than %ld neighbors per process", 
+                    e->topology == TOPOLOGY_full ? "full" : "this radius", lim->max_degree);
+    if (topology_table[e->topology].radius) {
+        int dims[NBH_MAX_NDIM], extent = 0;
+        tuw_dims_create(lim->nprocs, e->ndim, dims);
+        for (int d = 0; d < e->ndim; d++)
+            extent = dims[d] > extent ? dims[d] : extent;
+        if (e->nfin == e->ndim && extent == 1)
+            return fail(p, "radius", "radius %d is impossible on %d process(es): every dimension "
+                        "is finite and of extent 1, so no process has a neighbor",
+                        e->radius, lim->nprocs);
+    }
+    double bytes = buffer_bytes(e->op, e->msize, degree, degree, lim->nprocs);
+    if (bytes > lim->max_memory)
+        return fail(p, "msize", "%ld bytes per neighbor need %.0f bytes of buffers per process "
+                    "(up to %ld neighbors), over the limit of %.0f (--max-memory)",
+                    e->msize, bytes, degree, lim->max_memory);
+    return 0;
+}
+
+static int parse_row(struct parser *p, char **fields, struct experiment *e)
+{
+    long v;
+    memset(e, 0, sizeof(*e));
+    e->line = p->line;
+    TRY(required(p, parse_long(p, PARAMETER_id, CELL(id), 0, 999999999999L, &e->id), "id", "on every line"));
+
+    int op = 0, topology = 0, constructor = -1, order = -1, datatype = DATATYPE_byte;
+    TRY(required(p, parse_word(p, "op", "operation", operation_table, N_OPERATIONS,
+                               sizeof(operation_table[0]), CELL(op), &op), "op", "on every line"));
+    TRY(required(p, parse_word(p, "topology", "topology", topology_table, N_TOPOLOGIES,
+                               sizeof(topology_table[0]), CELL(topology), &topology),
+                 "topology", "on every line"));
+    e->op = op, e->topology = topology;
+    const struct topology_info *t = &topology_table[topology];
+    const struct operation_info *o = &operation_table[op];
+    char why[128];
+
+    /* constructor: one of the topology's; default the first */
+    char word[64];
+    if (parse_word(p, "constructor", "constructor", constructor_names, N_CONSTRUCTORS,
+                   sizeof(constructor_names[0]), CELL(constructor), &constructor) < 0)
+        return -1;
+    if (constructor < 0) {
+        catalog_list_first(t->constructors, word, sizeof(word));
+        constructor = catalog_find(constructor_names, N_CONSTRUCTORS, sizeof(constructor_names[0]), word);
+    } else if (!catalog_list_has(t->constructors, constructor_names[constructor])) {
+        return fail(p, "constructor", "%s cannot build topology %s (it takes: %s)",
+                    constructor_names[constructor], t->name, t->constructors);
+    }
+    e->constructor = constructor;
+
+    /* grid: ndim required, nfin default 0 */
+    snprintf(why, sizeof(why), "topology %s", t->name);
+    e->ndim = e->nfin = e->radius = NBH_NOT_APPLICABLE;
+    if (t->grid) {
+        TRY(required(p, parse_long(p, PARAMETER_ndim, CELL(ndim), 1, NBH_MAX_NDIM, &v), "ndim",
+                     "for grid topologies"));
+        e->ndim = (int)v;
+        v = 0;
+        TRY(parse_long(p, PARAMETER_nfin, CELL(nfin), 0, e->ndim, &v));
+        e->nfin = (int)v;
+    } else {
+        TRY(must_be_empty(p, "ndim", CELL(ndim), why));
+        TRY(must_be_empty(p, "nfin", CELL(nfin), why));
+    }
+    if (t->radius) {
+        v = 1;
+        TRY(parse_long(p, PARAMETER_radius, CELL(radius), 1, 1000000, &v));
+        e->radius = (int)v;
+    } else {
+        TRY(must_be_empty(p, "radius", CELL(radius), why));
+    }
+
+    /* order: one of the topology's; default the first */
+    e->order = NBH_NOT_APPLICABLE;
+    if (*t->orders) {
+        TRY(parse_word(p, "order", "order", order_names, N_ORDERS, sizeof(order_names[0]),
+                       CELL(order), &order));
+        if (order < 0) {
+            catalog_list_first(t->orders, word, sizeof(word));
+            order = catalog_find(order_names, N_ORDERS, sizeof(order_names[0]), word);
+        } else if (!catalog_list_has(t->orders, order_names[order])) {
+            return fail(p, "order", "%s does not apply to topology %s (it takes: %s)",
+                        order_names[order], t->name, t->orders);
+        }
+        e->order = order;
+    } else {
+        TRY(must_be_empty(p, "order", CELL(order), why));
+    }
+
+    v = 0;
+    TRY(parse_long(p, PARAMETER_reorder, CELL(reorder), 0, 1, &v));
+    e->reorder = (int)v;
+
+    /* what moves data: datatype, msize, work_us */
+    snprintf(why, sizeof(why), "op %s", o->name);
+    if (o->moves_data) {
+        TRY(parse_word(p, "datatype", "datatype", datatype_table, N_DATATYPES,
+                       sizeof(datatype_table[0]), CELL(datatype), &datatype));
+        e->datatype = datatype;
+        TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), 0, 1L << 40, &e->msize),
+                     "msize", "for operations that move data"));
+        int size = datatype_table[datatype].size;
+        if (e->msize % size)
+            return fail(p, "msize", "%ld is not a multiple of the %s size (%d bytes)", e->msize,
+                        datatype_table[datatype].name, size);
+        if (e->msize / size > 2147483647L)
+            return fail(p, "msize", "%ld bytes is more elements than an MPI count holds", e->msize);
+        TRY(parse_number(p, PARAMETER_work_us, CELL(work_us), &e->work_us));
+    } else {
+        e->datatype = DATATYPE_byte;
+        TRY(must_be_empty(p, "datatype", CELL(datatype), why));
+        TRY(must_be_empty(p, "msize", CELL(msize), why));
+        TRY(must_be_empty(p, "work_us", CELL(work_us), why));
+    }
+
+    TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), 1, p->limits->max_nrep, &e->nrep),
+                 "nrep", "on every line"));
+    TRY(parse_seed(p, CELL(seed), &e->seed));
+    return check_grid(p, e);
+}
+
+struct id_line {
+    long id;
+    int line;
+};
+
+static int by_id_then_line(const void *a, const void *b)
+{
+    const struct id_line *x = a, *y = b;
+    if (x->id != y->id)
+        return (x->id > y->id) - (x->id < y->id);
+    return (x->line > y->line) - (x->line < y->line);
+}
+
+static int check_unique_ids(struct parser *p, const struct input *in)
+{
+    struct id_line *ids = malloc(sizeof(*ids) * (size_t)(in->count + 1));
+    for (int i = 0; i < in->count; i++)
+        ids[i] = (struct id_line){in->experiments[i].id, in->experiments[i].line};
+    qsort(ids, (size_t)in->count, sizeof(*ids), by_id_then_line);
+    int status = 0;
+    for (int i = 1; i < in->count && status == 0; i++) {
+        if (ids[i].id == ids[i - 1].id) {
+            p->line = ids[i].line;
+            status = fail(p, "id", "%ld already used on line %d", ids[i].id, ids[i - 1].line);
+        }
+    }
+    free(ids);
+    return status;
+}
+
+int input_parse(const char *path, const char *text, size_t size, const struct input_limits *limits,
+                struct input *out, char *error, size_t error_size)
+{
+    struct parser p = {.path = path, .limits = limits, .error = error, .error_size = error_size};
+    char header[MAX_FIELDS][64];
+    memset(out, 0, sizeof(*out));
+    p.line = 1;
+    if (size == 0)
+        return fail(&p, NULL, "empty file; expected a header line naming the parameters");
+
+    char *copy = malloc(size + 1);
+    memcpy(copy, text, size);
+    copy[size] = '\0';
+    char *fields[MAX_FIELDS];
+    int header_line = 0, capacity = 0, status = 0;
+    size_t start = 0;
+    for (int number = 1; start < size && status == 0; number++) {
+        const char *newline = memchr(text + start, '\n', size - start);
+        size_t end = newline ? (size_t)(newline - text) : size;
+        p.line = number;
+        if ((status = check_text(&p, text + start, end - start, header_line > 0, header)) != 0)
+            break;
+        char *line = copy + start;
+        copy[end] = '\0';
+        start = end + 1;
+        if (is_blank_or_comment(line))
+            continue;
+        int n = split(line, fields);
+        if (!header_line) {
+            status = parse_header(&p, fields, n, header);
+            header_line = number;
+        } else if (n != p.nfields) {
+            const char *column = n < p.nfields ? header[n] : "(extra)";
+            status = fail(&p, column, "the line has %d fields, the header %d", n, p.nfields);
+        } else {
+            if (out->count == capacity) {
+                capacity = capacity ? 2 * capacity : 64;
+                out->experiments = realloc(out->experiments, sizeof(struct experiment) * (size_t)capacity);
+            }
+            status = parse_row(&p, fields, &out->experiments[out->count]);
+            if (status == 0)
+                out->count++;
+        }
+    }
+    free(copy);
+    if (status == 0 && !header_line)
+        status = fail(&p, NULL, "no header line, only comments or blank lines");
+    if (status == 0 && out->count == 0)
+        status = fail(&p, NULL, "no experiments after the header");
+    if (status == 0)
+        status = check_unique_ids(&p, out);
+    if (status != 0)
+        input_free(out);
+    return status;
+}
+
+void input_free(struct input *in)
+{
+    free(in->experiments);
+    in->experiments = NULL;
+    in->count = 0;
+}

@@ -1,0 +1,245 @@
+/* nbh-kernel: runs the experiments of one input file and writes their
+ * timings. See docs/kernel.md for the file formats. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "busy_work.h"
+#include "control_variables.h"
+#include "experiment_run.h"
+#include "input.h"
+#include "output.h"
+#include "provenance.h"
+
+#ifndef NBH_VERSION
+#define NBH_VERSION "unknown"
+#endif
+
+enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3 };
+#define MAX_INPUT_BYTES (256L << 20)
+
+static const char usage[] =
+    "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
+    "                  [--countdown-rate STEPS_PER_US]\n"
+    "       nbh-kernel --calibration-report\n"
+    "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
+    "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
+    "                          .findings.csv (--validate), .seeds.csv (RAND orders)\n"
+    "      --validate          check every received block per sender-receiver edge\n"
+    "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
+    "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
+    "      --calibration-report  print the countdown rate and how long 100 us and 1 ms of\n"
+    "                          calibrated busy work really take, then exit\n";
+
+struct options {
+    const char *input;
+    const char *prefix;
+    int validate;
+    double max_memory;
+    double countdown_rate;  /* 0: calibrate */
+    int calibration_report;
+};
+
+/* Every process parses the same arguments and reaches the same verdict;
+ * only rank 0 speaks. */
+static int parse_options(int argc, char **argv, struct options *o, char *error, size_t size)
+{
+    static const struct option long_options[] = {
+        {"input", required_argument, 0, 'i'},      {"output", required_argument, 0, 'o'},
+        {"validate", no_argument, 0, 'v'},         {"max-memory", required_argument, 0, 'm'},
+        {"countdown-rate", required_argument, 0, 'r'},
+        {"calibration-report", no_argument, 0, 'c'}, {"help", no_argument, 0, 'h'},
+        {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
+    *o = (struct options){.max_memory = 1024.0 * 1024 * 1024};
+    opterr = 0;
+    int c;
+    char *end;
+    while ((c = getopt_long(argc, argv, "i:o:", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'i': o->input = optarg; break;
+        case 'o': o->prefix = optarg; break;
+        case 'v': o->validate = 1; break;
+        case 'c': o->calibration_report = 1; break;
+        case 'm':
+            o->max_memory = strtod(optarg, &end);
+            if (*end || !(o->max_memory > 0)) {
+                snprintf(error, size, "--max-memory: '%s' is not a positive number of bytes", optarg);
+                return -1;
+            }
+            break;
+        case 'r':
+            o->countdown_rate = strtod(optarg, &end);
+            if (*end || !(o->countdown_rate > 0) || !isfinite(o->countdown_rate)) {
+                snprintf(error, size, "--countdown-rate: '%s' is not a positive number", optarg);
+                return -1;
+            }
+            break;
+        case 'h': snprintf(error, size, "%s", usage); return 1;
+        case 'V': snprintf(error, size, "nbh-kernel %s\n", NBH_VERSION); return 1;
+        default:
+            snprintf(error, size, "unknown or incomplete option '%s' (see --help)", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        snprintf(error, size, "unexpected argument '%s' (see --help)", argv[optind]);
+        return -1;
+    }
+    if (!o->calibration_report && (!o->input || !o->prefix)) {
+        snprintf(error, size, "both -i INPUT and -o PREFIX are required (see --help)");
+        return -1;
+    }
+    return 0;
+}
+
+/* Rank 0 reads the file and sends it to everyone, so every process parses
+ * the same bytes. A file that cannot be read travels as its error. */
+static char *read_everywhere(const char *path, MPI_Comm comm, long *size, char *error, size_t esize)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    char *text = NULL;
+    long length = -1;
+    if (rank == 0) {
+        FILE *f = fopen(path, "rb");
+        if (!f) {
+            snprintf(error, esize, "%s: cannot open: %s", path, strerror(errno));
+        } else {
+            text = malloc(MAX_INPUT_BYTES + 1);
+            length = (long)fread(text, 1, MAX_INPUT_BYTES + 1, f);
+            if (ferror(f)) {
+                snprintf(error, esize, "%s: cannot read: %s", path, strerror(errno));
+                length = -1;
+            } else if (length > MAX_INPUT_BYTES) {
+                snprintf(error, esize, "%s: larger than %ld bytes; split it into several runs", path,
+                         MAX_INPUT_BYTES);
+                length = -1;
+            }
+            fclose(f);
+        }
+    }
+    MPI_Bcast(&length, 1, MPI_LONG, 0, comm);
+    if (length < 0) {
+        free(text);
+        return NULL;
+    }
+    if (rank != 0)
+        text = malloc((size_t)length + 1);
+    MPI_Bcast(text, (int)length, MPI_CHAR, 0, comm);
+    *size = length;
+    return text;
+}
+
+/* Ends every process the same way: one line from rank 0, then exit. */
+static int finish(int rank, int code, const char *message)
+{
+    if (rank == 0 && message && *message)
+        fprintf(code ? stderr : stdout, code ? "nbh-kernel: %s\n" : "%s", message);
+    MPI_Finalize();
+    return code;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* How long calibrated busy work really takes: the median of 201 timings. */
+static void calibration_report(double rate)
+{
+    double targets[] = {100.0, 1000.0};
+    printf("countdown_rate_per_us %.4f\n", rate);
+    for (int t = 0; t < 2; t++) {
+        uint64_t steps = countdown_steps(targets[t], rate);
+        double times[201];
+        for (int i = 0; i < 201; i++) {
+            double t0 = MPI_Wtime();
+            busy_countdown(steps);
+            times[i] = (MPI_Wtime() - t0) * 1e6;
+        }
+        qsort(times, 201, sizeof(double), compare_doubles);
+        printf("work_us %.0f measured_median_us %.2f min_us %.2f error_percent %+.2f\n", targets[t],
+               times[100], times[0], 100.0 * (times[100] - targets[t]) / targets[t]);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm base = MPI_COMM_WORLD;
+    int rank, nprocs;
+    MPI_Comm_rank(base, &rank);
+    MPI_Comm_size(base, &nprocs);
+    char error[8192];
+
+    struct options opt;
+    int parsed = parse_options(argc, argv, &opt, error, sizeof(error));
+    if (parsed != 0)
+        return finish(rank, parsed < 0 ? EXIT_BAD_INPUT : 0, error);
+
+    /* Rank 0 calibrates alone while the others wait: processes sharing a
+     * core would disturb each other's measurement. */
+    double rate = opt.countdown_rate;
+    if (rate == 0 && rank == 0)
+        rate = calibrate_countdown_rate();
+    MPI_Bcast(&rate, 1, MPI_DOUBLE, 0, base);
+    if (opt.calibration_report) {
+        if (rank == 0)
+            calibration_report(rate);
+        return finish(rank, 0, NULL);
+    }
+
+    long size = 0;
+    char *text = read_everywhere(opt.input, base, &size, error, sizeof(error));
+    if (!text)
+        return finish(rank, EXIT_BAD_INPUT, error);
+    struct input_limits limits = {.nprocs = nprocs, .max_memory = opt.max_memory,
+                                  .max_degree = 1L << 20, .max_nrep = 100000000L};
+    struct input in;
+    int status = input_parse(opt.input, text, (size_t)size, &limits, &in, error, sizeof(error));
+    free(text);
+    if (status != 0)
+        return finish(rank, EXIT_BAD_INPUT, error);
+
+    struct output out;
+    status = rank == 0 ? output_open(&out, opt.prefix, opt.validate, error, sizeof(error)) : 0;
+    MPI_Bcast(&status, 1, MPI_INT, 0, base);
+    if (status != 0)
+        return finish(rank, EXIT_OUTPUT, error);
+
+    char prov_path[4200], cvars_path[4200];
+    output_path(opt.prefix, ".prov.json", prov_path, sizeof(prov_path));
+    output_path(opt.prefix, ".cvars.csv", cvars_path, sizeof(cvars_path));
+    struct provenance prov = {.path = prov_path, .input = opt.input, .prefix = opt.prefix,
+                              .countdown_rate = rate, .rate_measured = opt.countdown_rate == 0,
+                              .validate = opt.validate, .max_memory = opt.max_memory,
+                              .experiments = in.count};
+    provenance_collect(&prov, base);
+    if (rank == 0) {
+        prov.cvars = control_variables_write(cvars_path);
+        provenance_write(&prov, "running");
+    }
+
+    struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate};
+    for (int i = 0; i < in.count; i++) {
+        prov.findings += experiment_run(&in.experiments[i], &settings, &out);
+        prov.experiments_done++;
+    }
+
+    if (rank == 0) {
+        provenance_now(prov.end_time, sizeof(prov.end_time));
+        provenance_write(&prov, "complete");
+        output_close(&out);
+        if (prov.findings > 0)
+            fprintf(stderr, "nbh-kernel: data check: %ld findings, see %s.findings.csv\n",
+                    prov.findings, opt.prefix);
+        free(prov.hosts_json);
+    }
+    input_free(&in);
+    return finish(rank, 0, NULL);
+}

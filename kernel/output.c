@@ -1,0 +1,105 @@
+#include "output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "seeds.h"
+
+void output_path(const char *prefix, const char *suffix, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s", prefix, suffix);
+}
+
+static int create_new(const char *path, char *error, size_t size)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0)
+        snprintf(error, size, "%s: cannot create: %s%s", path, strerror(errno),
+                 errno == EEXIST ? " (results are never overwritten; choose another prefix)" : "");
+    return fd;
+}
+
+static int write_all(int fd, const char *data, size_t size)
+{
+    while (size > 0) {
+        ssize_t n = write(fd, data, size);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        data += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int output_open(struct output *o, const char *prefix, int validate, char *error, size_t size)
+{
+    char path[4200];
+    memset(o, 0, sizeof(*o));
+    snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
+    o->results = -1;
+    output_path(prefix, ".results.csv", path, sizeof(path));
+    if ((o->results = create_new(path, error, size)) < 0)
+        return -1;
+    const char *header = "id,rep,seconds\n";
+    if (write_all(o->results, header, strlen(header)) < 0) {
+        snprintf(error, size, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    if (validate) {
+        output_path(prefix, ".findings.csv", path, sizeof(path));
+        int fd = create_new(path, error, size);
+        if (fd < 0)
+            return -1;
+        o->findings = fdopen(fd, "w");
+        fprintf(o->findings, "id,op,topology,kind,rank,slot,expected_rank,expected_name,"
+                             "got_rank,got_name,reps\n");
+        fflush(o->findings);
+    }
+    return 0;
+}
+
+int output_results(struct output *o, const struct experiment *e, const double *seconds)
+{
+    size_t capacity = (size_t)e->nrep * 48 + 1, used = 0;
+    char *text = malloc(capacity);
+    for (long i = 0; i < e->nrep; i++)
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e\n", e->id, i, seconds[i]);
+    /* One write: a process killed after it returns loses nothing of this
+     * experiment, and one killed before leaves no partial experiment. */
+    int status = write_all(o->results, text, used);
+    free(text);
+    return status;
+}
+
+void output_seeds(struct output *o, const struct experiment *e, int nprocs)
+{
+    if (!o->seeds) {
+        char path[4200];
+        output_path(o->prefix, ".seeds.csv", path, sizeof(path));
+        o->seeds = fopen(path, "w");
+        if (!o->seeds)
+            return;
+        fprintf(o->seeds, "id,rank,seed\n");
+    }
+    for (int r = 0; r < nprocs; r++)
+        fprintf(o->seeds, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, e->id, r));
+    fflush(o->seeds);
+}
+
+void output_close(struct output *o)
+{
+    if (o->results >= 0)
+        close(o->results);
+    if (o->findings)
+        fclose(o->findings);
+    if (o->seeds)
+        fclose(o->seeds);
+    o->results = -1;
+    o->findings = o->seeds = NULL;
+}

@@ -1,0 +1,190 @@
+#include "provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "seeds.h"
+
+#ifndef NBH_VERSION
+#define NBH_VERSION "unknown"
+#endif
+#ifndef NBH_LIBRARY
+#define NBH_LIBRARY "unknown"
+#endif
+
+extern char **environ;
+
+void provenance_now(char *out, size_t size)
+{
+    time_t t = time(NULL);
+    struct tm utc;
+    gmtime_r(&t, &utc);
+    strftime(out, size, "%Y-%m-%dT%H:%M:%SZ", &utc);
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+/* Hosts as [{"name": ..., "ranks": "0-3,8"}]: runs of consecutive ranks on
+ * the same host, so the record stays small for many processes. */
+static char *hosts_json(const char *names, int p)
+{
+    char *buffer;
+    size_t size;
+    FILE *f = open_memstream(&buffer, &size);
+    fputc('[', f);
+    int first_host = 1;
+    char *done = calloc((size_t)p, 1);
+    for (int r = 0; r < p; r++) {
+        if (done[r])
+            continue;
+        const char *name = names + (size_t)r * MPI_MAX_PROCESSOR_NAME;
+        fprintf(f, "%s{\"name\": ", first_host ? "" : ", ");
+        json_string(f, name);
+        fputs(", \"ranks\": \"", f);
+        first_host = 0;
+        int first_run = 1;
+        for (int s = r; s < p; s++) {
+            if (done[s] || strcmp(name, names + (size_t)s * MPI_MAX_PROCESSOR_NAME) != 0)
+                continue;
+            int e = s;
+            while (e + 1 < p && !done[e + 1] &&
+                   strcmp(name, names + (size_t)(e + 1) * MPI_MAX_PROCESSOR_NAME) == 0)
+                e++;
+            for (int i = s; i <= e; i++)
+                done[i] = 1;
+            fprintf(f, first_run ? "%d" : ",%d", s);
+            if (e > s)
+                fprintf(f, "-%d", e);
+            first_run = 0;
+            s = e;
+        }
+        fputs("\"}", f);
+    }
+    fputc(']', f);
+    fclose(f);
+    free(done);
+    return buffer;
+}
+
+void provenance_collect(struct provenance *p, MPI_Comm comm)
+{
+    int rank, len;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p->nprocs);
+    MPI_Get_library_version(p->library_version, &len);
+    MPI_Get_version(&p->mpi_version, &p->mpi_subversion);
+    provenance_now(p->start_time, sizeof(p->start_time));
+    char name[MPI_MAX_PROCESSOR_NAME] = {0};
+    MPI_Get_processor_name(name, &len);
+    char *names = rank == 0 ? malloc((size_t)p->nprocs * MPI_MAX_PROCESSOR_NAME) : NULL;
+    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
+    if (rank == 0) {
+        p->hosts_json = hosts_json(names, p->nprocs);
+        free(names);
+    }
+}
+
+/* Settings mpirun passes to its own processes, not the user's. */
+static int launcher_internal(const char *variable)
+{
+    const char *internal[] = {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
+                              "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "OMPI_MCA_mpi_oversubscribe"};
+    for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
+        if (strncmp(variable, internal[i], strlen(internal[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* Library settings that came through the environment of rank 0. */
+static void environment_json(FILE *f)
+{
+    const char *prefixes[] = {"OMPI_MCA_", "MPIR_CVAR_", "MPICH_", "UCX_", "LD_PRELOAD=",
+                              "SLURM_JOB_ID=", "SLURM_JOB_NODELIST=", "NBH_"};
+    int first = 1;
+    fputc('{', f);
+    for (char **v = environ; *v; v++) {
+        if (launcher_internal(*v))
+            continue;
+        for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+            if (strncmp(*v, prefixes[i], strlen(prefixes[i])) != 0)
+                continue;
+            const char *eq = strchr(*v, '=');
+            if (!eq)
+                break;
+            char key[256];
+            snprintf(key, sizeof(key), "%.*s", (int)(eq - *v), *v);
+            fputs(first ? "\n    " : ",\n    ", f);
+            json_string(f, key);
+            fputs(": ", f);
+            json_string(f, eq + 1);
+            first = 0;
+            break;
+        }
+    }
+    fputs(first ? "}" : "\n  }", f);
+}
+
+int provenance_write(const struct provenance *p, const char *status)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof(tmp), "%s.tmp", p->path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "{\n  \"status\": ");
+    json_string(f, status);
+    fprintf(f, ",\n  \"kernel_version\": ");
+    json_string(f, NBH_VERSION);
+    fprintf(f, ",\n  \"library\": ");
+    json_string(f, NBH_LIBRARY);
+    fprintf(f, ",\n  \"library_version\": ");
+    json_string(f, p->library_version);
+    fprintf(f, ",\n  \"mpi_version\": \"%d.%d\"", p->mpi_version, p->mpi_subversion);
+    fprintf(f, ",\n  \"nprocs\": %d", p->nprocs);
+    fprintf(f, ",\n  \"hosts\": %s", p->hosts_json ? p->hosts_json : "[]");
+    fprintf(f, ",\n  \"start_time\": ");
+    json_string(f, p->start_time);
+    fprintf(f, ",\n  \"end_time\": ");
+    if (p->end_time[0])
+        json_string(f, p->end_time);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"input\": ");
+    json_string(f, p->input);
+    fprintf(f, ",\n  \"prefix\": ");
+    json_string(f, p->prefix);
+    fprintf(f, ",\n  \"experiments\": %d,\n  \"experiments_done\": %d", p->experiments,
+            p->experiments_done);
+    fprintf(f, ",\n  \"countdown_rate_per_us\": %.4f,\n  \"countdown_rate_source\": \"%s\"",
+            p->countdown_rate, p->rate_measured ? "calibrated" : "given");
+    fprintf(f, ",\n  \"validate\": %s,\n  \"findings\": %ld", p->validate ? "true" : "false", p->findings);
+    fprintf(f, ",\n  \"max_memory_bytes\": %.0f", p->max_memory);
+    fprintf(f, ",\n  \"seed_formula\": ");
+    json_string(f, NBH_SEED_FORMULA);
+    fprintf(f, ",\n  \"control_variables\": %d", p->cvars);
+    fprintf(f, ",\n  \"environment\": ");
+    environment_json(f);
+    fprintf(f, "\n}\n");
+    if (fclose(f) != 0)
+        return -1;
+    return rename(tmp, p->path);
+}

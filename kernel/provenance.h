@@ -1,0 +1,36 @@
+/* PREFIX.prov.json: what a result needs to be trusted and reproduced. Written
+ * by rank 0 when the run starts (status "running") and again when it ends
+ * ("complete"); a run that died keeps the first. */
+#ifndef NBH_PROVENANCE_H
+#define NBH_PROVENANCE_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+struct provenance {
+    const char *path;          /* the provenance file */
+    const char *input;
+    const char *prefix;
+    char start_time[32];
+    char end_time[32];
+    char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int mpi_version, mpi_subversion;
+    int nprocs;
+    char *hosts_json;          /* rank 0 only */
+    double countdown_rate;     /* steps per microsecond */
+    int rate_measured;         /* 0: given with --countdown-rate */
+    int validate;
+    double max_memory;
+    int experiments;
+    int experiments_done;
+    long findings;
+    int cvars;                 /* control variables recorded */
+};
+
+/* Collective on comm: fills what every run records (library, hosts, time). */
+void provenance_collect(struct provenance *p, MPI_Comm comm);
+/* Rank 0: (re)writes the file atomically. 0 or -1. */
+int provenance_write(const struct provenance *p, const char *status);
+void provenance_now(char *out, size_t size);
+
+#endif

@@ -1,0 +1,44 @@
+/* Everything one experiment's repetitions work on. The experiment runner
+ * fills the communicator and lists; a setup's prepare fills the buffers and
+ * says what every receive slot must hold. */
+#ifndef NBH_RUN_CONTEXT_H
+#define NBH_RUN_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "topologies/topology.h"
+
+struct run_context {
+    const struct experiment *e;
+    MPI_Comm base;               /* all processes */
+    MPI_Comm comm;               /* the topology communicator; base for create */
+    int rank;                    /* in comm */
+    int nprocs;
+    struct neighborhood hood;    /* as computed, in ranks of base */
+    struct neighbor_lists lists; /* as the library reports them for comm */
+    int *send_tags;              /* pairing names of the edges (pairing.h) */
+    int *recv_tags;
+    uint64_t work;               /* countdown steps of busy work */
+
+    /* Buffers: nsend blocks out, nrecv slots in, each msize bytes. */
+    MPI_Datatype type;
+    int count;                   /* elements per block */
+    size_t block;                /* bytes per block */
+    int nsend, nrecv;
+    char *sendbuf, *recvbuf;
+    int *sendcounts, *recvcounts, *sdispls, *rdispls;  /* v: elements; global w: bytes */
+    MPI_Aint *sdispls_bytes, *rdispls_bytes;           /* neighbor w */
+    MPI_Datatype *sendtypes, *recvtypes;
+    MPI_Request request;         /* nonblocking collectives */
+    MPI_Request *requests;       /* p2p exchanges */
+    MPI_Comm created;            /* create: the communicator of this repetition */
+
+    /* What the data check expects: the name each sent block carries, and
+     * which sender and name each receive slot must get (MPI_PROC_NULL: none). */
+    int *block_names;
+    int *slot_senders;
+    int *slot_names;
+};
+
+#endif

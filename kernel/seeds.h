@@ -1,0 +1,26 @@
+/* Reproducible random numbers: the per-process seed of an experiment and a
+ * small generator (splitmix64) for the RAND orderings. */
+#ifndef NBH_SEEDS_H
+#define NBH_SEEDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct rng {
+    uint64_t state;
+};
+
+/* The seed of process `rank` in experiment `id` of a run with `run_seed`.
+ * Every process derives its own; the formula is recorded with the results. */
+uint64_t process_seed(uint64_t run_seed, long id, int rank);
+
+uint64_t rng_next(struct rng *rng);
+/* Uniform in [0, n), n > 0, without modulo bias. */
+uint64_t rng_below(struct rng *rng, uint64_t n);
+/* Fisher-Yates shuffle of n elements of `size` bytes (size <= 64). */
+void rng_shuffle(struct rng *rng, void *base, size_t n, size_t size);
+
+#define NBH_SEED_FORMULA \
+    "splitmix64 stream seeded with mix(mix(seed) ^ mix(id + 0x9e3779b97f4a7c15) ^ mix(rank + 0xd1b54a32d192ed03))"
+
+#endif

@@ -1,0 +1,111 @@
+/* Buffers, counts and displacements shared by all data-moving setups. The v
+ * and w variants get equal counts and contiguous displacements, so they move
+ * exactly what the regular variant moves. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "setup.h"
+
+#define NBH_MPI_TYPE_ROW(name, mpi_type, size) [DATATYPE_##name] = mpi_type,
+
+MPI_Datatype datatype_mpi(enum datatype t)
+{
+    const MPI_Datatype types[N_DATATYPES] = {NBH_DATATYPES(NBH_MPI_TYPE_ROW)};
+    return types[t];
+}
+
+static void *zeroed(size_t n, size_t size)
+{
+    return calloc(n + 1, size);  /* +1: never zero-sized */
+}
+
+void buffers_prepare(struct run_context *ctx, int nsend, int nrecv)
+{
+    const struct experiment *e = ctx->e;
+    int n = nsend > nrecv ? nsend : nrecv;
+    ctx->type = datatype_mpi(e->datatype);
+    ctx->block = (size_t)e->msize;
+    ctx->count = (int)(e->msize / datatype_table[e->datatype].size);
+    ctx->nsend = nsend;
+    ctx->nrecv = nrecv;
+    ctx->sendbuf = zeroed((size_t)nsend * ctx->block, 1);
+    ctx->recvbuf = zeroed((size_t)nrecv * ctx->block, 1);
+    ctx->sendcounts = zeroed((size_t)n, sizeof(int));
+    ctx->recvcounts = zeroed((size_t)n, sizeof(int));
+    ctx->sdispls = zeroed((size_t)n, sizeof(int));
+    ctx->rdispls = zeroed((size_t)n, sizeof(int));
+    ctx->sdispls_bytes = zeroed((size_t)n, sizeof(MPI_Aint));
+    ctx->rdispls_bytes = zeroed((size_t)n, sizeof(MPI_Aint));
+    ctx->sendtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
+    ctx->recvtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
+    ctx->requests = zeroed((size_t)(nsend + nrecv), sizeof(MPI_Request));
+    ctx->block_names = zeroed((size_t)nsend, sizeof(int));
+    ctx->slot_senders = zeroed((size_t)nrecv, sizeof(int));
+    ctx->slot_names = zeroed((size_t)nrecv, sizeof(int));
+    int global_w = e->op == OP_alltoallw;  /* MPI_Alltoallw: int byte displacements */
+    for (int i = 0; i < n; i++) {
+        ctx->sendcounts[i] = ctx->recvcounts[i] = ctx->count;
+        ctx->sdispls[i] = ctx->rdispls[i] = global_w ? (int)((size_t)i * ctx->block) : i * ctx->count;
+        ctx->sdispls_bytes[i] = ctx->rdispls_bytes[i] = (MPI_Aint)((size_t)i * ctx->block);
+        ctx->sendtypes[i] = ctx->recvtypes[i] = ctx->type;
+    }
+}
+
+void buffers_release(struct run_context *ctx)
+{
+    void *owned[] = {ctx->sendbuf, ctx->recvbuf, ctx->sendcounts, ctx->recvcounts, ctx->sdispls,
+                     ctx->rdispls, ctx->sdispls_bytes, ctx->rdispls_bytes, ctx->sendtypes,
+                     ctx->recvtypes, ctx->requests, ctx->block_names, ctx->slot_senders,
+                     ctx->slot_names};
+    for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
+        free(owned[i]);
+    ctx->sendbuf = ctx->recvbuf = NULL;
+    ctx->sendcounts = ctx->recvcounts = ctx->sdispls = ctx->rdispls = NULL;
+    ctx->sdispls_bytes = ctx->rdispls_bytes = NULL;
+    ctx->sendtypes = ctx->recvtypes = NULL;
+    ctx->requests = NULL;
+    ctx->block_names = ctx->slot_senders = ctx->slot_names = NULL;
+    ctx->nsend = ctx->nrecv = 0;
+}
+
+/* The neighbor exchange layouts, shared by the collectives and the p2p
+ * baselines. Allgather: one block to every destination; slot k from source k. */
+void prepare_neighbor_allgather(struct run_context *ctx)
+{
+    buffers_prepare(ctx, 1, ctx->lists.indegree);
+    ctx->block_names[0] = 0;
+    for (int k = 0; k < ctx->nrecv; k++) {
+        ctx->slot_senders[k] = ctx->lists.sources[k];
+        ctx->slot_names[k] = 0;
+    }
+}
+
+/* Alltoall: block j to destination j; slot k gets the block its source
+ * sent under the pairing name recv_tags[k]. */
+void prepare_neighbor_alltoall(struct run_context *ctx)
+{
+    buffers_prepare(ctx, ctx->lists.outdegree, ctx->lists.indegree);
+    for (int j = 0; j < ctx->nsend; j++)
+        ctx->block_names[j] = ctx->send_tags[j];
+    for (int k = 0; k < ctx->nrecv; k++) {
+        ctx->slot_senders[k] = ctx->lists.sources[k];
+        ctx->slot_names[k] = ctx->recv_tags[k];
+    }
+}
+
+void wait_request(struct run_context *ctx)
+{
+    MPI_Wait(&ctx->request, MPI_STATUS_IGNORE);
+}
+
+double buffer_bytes(enum operation op, long msize, long indegree, long outdegree, int nprocs)
+{
+    const struct operation_info *o = &operation_table[op];
+    if (!o->moves_data)
+        return 0;
+    int global = strcmp(o->family, "global") == 0;
+    int alltoall = strcmp(o->pattern, "alltoall") == 0;
+    double in = global ? nprocs : (double)indegree;
+    double out = alltoall ? (global ? nprocs : (double)outdegree) : 1;
+    return (in + out) * (double)msize;
+}

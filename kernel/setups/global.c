@@ -1,0 +1,61 @@
+/* The global collectives, on the topology communicator so that the
+ * constructor's reorder applies to them too. Slot i comes from rank i. */
+#include "setup.h"
+
+static void prepare_allgather(struct run_context *ctx)
+{
+    buffers_prepare(ctx, 1, ctx->nprocs);
+    ctx->block_names[0] = 0;
+    for (int i = 0; i < ctx->nprocs; i++) {
+        ctx->slot_senders[i] = i;
+        ctx->slot_names[i] = 0;
+    }
+}
+
+/* Block i goes to rank i and is named after it. */
+static void prepare_alltoall(struct run_context *ctx)
+{
+    buffers_prepare(ctx, ctx->nprocs, ctx->nprocs);
+    for (int i = 0; i < ctx->nprocs; i++) {
+        ctx->block_names[i] = i;
+        ctx->slot_senders[i] = i;
+        ctx->slot_names[i] = ctx->rank;
+    }
+}
+
+static void allgather(struct run_context *c)
+{
+    MPI_Allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+}
+
+static void allgatherv(struct run_context *c)
+{
+    MPI_Allgatherv(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts, c->rdispls, c->type,
+                   c->comm);
+}
+
+static void alltoall(struct run_context *c)
+{
+    MPI_Alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+}
+
+static void alltoallv(struct run_context *c)
+{
+    MPI_Alltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->type, c->recvbuf, c->recvcounts,
+                  c->rdispls, c->type, c->comm);
+}
+
+static void alltoallw(struct run_context *c)
+{
+    MPI_Alltoallw(c->sendbuf, c->sendcounts, c->sdispls, c->sendtypes, c->recvbuf, c->recvcounts,
+                  c->rdispls, c->recvtypes, c->comm);
+}
+
+#define GLOBAL(name, pattern) \
+    const struct setup setup_##name = {prepare_##pattern, name, NULL, NULL, buffers_release};
+
+GLOBAL(allgather, allgather)
+GLOBAL(allgatherv, allgather)
+GLOBAL(alltoall, alltoall)
+GLOBAL(alltoallv, alltoall)
+GLOBAL(alltoallw, alltoall)

@@ -1,0 +1,35 @@
+/* Hand-written baselines: the same neighbor exchange as the neighborhood
+ * collectives, with MPI_Irecv / MPI_Isend / MPI_Waitall over the same
+ * neighbor lists. The pairing names (pairing.h) are the tags, so duplicate
+ * edges pair exactly as the standard requires of the collectives. */
+#include "setup.h"
+
+#include "mpi_sentinels.h"
+
+static void post_receives(struct run_context *c)
+{
+    for (int k = 0; k < c->lists.indegree; k++)
+        MPI_Irecv(c->recvbuf + (size_t)k * c->block, c->count, c->type, c->lists.sources[k],
+                  c->recv_tags[k], c->comm, &c->requests[k]);
+}
+
+static void p2p_allgather(struct run_context *c)
+{
+    post_receives(c);
+    for (int j = 0; j < c->lists.outdegree; j++)
+        MPI_Isend(c->sendbuf, c->count, c->type, c->lists.destinations[j], c->send_tags[j], c->comm,
+                  &c->requests[c->lists.indegree + j]);
+    MPI_Waitall(c->lists.indegree + c->lists.outdegree, c->requests, MPI_STATUSES_IGNORE);
+}
+
+static void p2p_alltoall(struct run_context *c)
+{
+    post_receives(c);
+    for (int j = 0; j < c->lists.outdegree; j++)
+        MPI_Isend(c->sendbuf + (size_t)j * c->block, c->count, c->type, c->lists.destinations[j],
+                  c->send_tags[j], c->comm, &c->requests[c->lists.indegree + j]);
+    MPI_Waitall(c->lists.indegree + c->lists.outdegree, c->requests, MPI_STATUSES_IGNORE);
+}
+
+const struct setup setup_p2p_allgather = {prepare_neighbor_allgather, p2p_allgather, NULL, NULL, buffers_release};
+const struct setup setup_p2p_alltoall = {prepare_neighbor_alltoall, p2p_alltoall, NULL, NULL, buffers_release};

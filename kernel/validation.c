@@ -1,0 +1,216 @@
+#include "validation.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dissemination_barrier.h"
+
+#define NBH_FINDING_NAME(name) #name,
+const char *const finding_kind_names[N_FINDING_KINDS] = {NBH_FINDING_KINDS(NBH_FINDING_NAME)};
+
+enum { POISON = 0xA5, HEADER = 8 };
+
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A block names its sender and its pairing name in its first 8 bytes (when
+ * it has them); the rest is a pattern drawn from both, so a block is only
+ * right if every byte is. */
+static void payload(char *block, size_t size, int sender, int name)
+{
+    size_t o = 0;
+    if (size >= HEADER) {
+        int32_t header[2] = {sender, name};
+        memcpy(block, header, HEADER);
+        o = HEADER;
+    }
+    uint64_t key = ((uint64_t)(uint32_t)sender << 32) | (uint32_t)name;
+    for (; o < size; o++)
+        block[o] = (char)(mix(key ^ ((o >> 3) * 0x9e3779b97f4a7c15ULL)) >> ((o & 7) * 8));
+}
+
+void findings_init(struct findings *f)
+{
+    memset(f, 0, sizeof(*f));
+}
+
+void findings_track_slots(struct findings *f, const struct run_context *ctx)
+{
+    f->nslots = ctx->nrecv;
+    f->slot_finding = malloc(sizeof(int) * (size_t)(f->nslots + 1));
+    for (int k = 0; k < f->nslots; k++)
+        f->slot_finding[k] = -1;
+    f->scratch = malloc(ctx->block + 1);
+}
+
+void findings_free(struct findings *f)
+{
+    free(f->items);
+    free(f->slot_finding);
+    free(f->scratch);
+    memset(f, 0, sizeof(*f));
+}
+
+static int findings_add(struct findings *f, struct finding item)
+{
+    if (f->count == f->capacity) {
+        f->capacity = f->capacity ? 2 * f->capacity : 16;
+        f->items = realloc(f->items, sizeof(*f->items) * (size_t)f->capacity);
+    }
+    f->items[f->count] = item;
+    return f->count++;
+}
+
+void validation_fill(struct run_context *ctx)
+{
+    for (int j = 0; j < ctx->nsend; j++)
+        payload(ctx->sendbuf + (size_t)j * ctx->block, ctx->block, ctx->rank, ctx->block_names[j]);
+}
+
+void validation_reset(struct run_context *ctx)
+{
+    memset(ctx->recvbuf, POISON, (size_t)ctx->nrecv * ctx->block);
+}
+
+static int all_poison(const char *block, size_t size)
+{
+    for (size_t o = 0; o < size; o++)
+        if ((unsigned char)block[o] != POISON)
+            return 0;
+    return 1;
+}
+
+/* What went wrong in a slot that does not hold the expected block. */
+static struct finding diagnose(const struct run_context *ctx, struct findings *f, const char *got,
+                               int k)
+{
+    struct finding d = {.kind = FINDING_corrupt, .rank = ctx->rank, .slot = k,
+                        .expected_rank = ctx->slot_senders[k], .expected_name = ctx->slot_names[k],
+                        .got_rank = -1, .got_name = -1, .reps = 1};
+    if (all_poison(got, ctx->block)) {
+        d.kind = FINDING_missing;
+        return d;
+    }
+    if (ctx->block < HEADER)
+        return d;
+    int32_t header[2];
+    memcpy(header, got, HEADER);
+    if (header[0] < 0 || header[0] >= ctx->nprocs)
+        return d;
+    payload(f->scratch, ctx->block, header[0], header[1]);
+    if (memcmp(f->scratch, got, ctx->block) != 0)
+        return d;  /* not any process's block */
+    d.got_rank = header[0];
+    d.got_name = header[1];
+    d.kind = header[0] != d.expected_rank ? FINDING_wrong_sender : FINDING_wrong_edge;
+    return d;
+}
+
+void validation_check(struct run_context *ctx, struct findings *f)
+{
+    if (ctx->block == 0)
+        return;
+    for (int k = 0; k < ctx->nrecv; k++) {
+        if (ctx->slot_senders[k] == MPI_PROC_NULL)
+            continue;
+        const char *got = ctx->recvbuf + (size_t)k * ctx->block;
+        payload(f->scratch, ctx->block, ctx->slot_senders[k], ctx->slot_names[k]);
+        if (memcmp(f->scratch, got, ctx->block) == 0)
+            continue;
+        if (f->slot_finding[k] >= 0) {
+            f->items[f->slot_finding[k]].reps++;
+            continue;
+        }
+        f->slot_finding[k] = findings_add(f, diagnose(ctx, f, got, k));
+    }
+}
+
+static int ascending(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* One finding per list at the first position where they differ. */
+static void compare_list(const struct run_context *ctx, int kind, const int *want, const int *have,
+                         int nwant, int nhave, int ordered, struct findings *f)
+{
+    struct finding d = {.kind = kind, .rank = ctx->rank, .expected_name = -1, .got_name = -1, .reps = 1};
+    if (nwant != nhave) {
+        d.slot = -1, d.expected_rank = nwant, d.got_rank = nhave;
+        findings_add(f, d);
+        return;
+    }
+    int *a = malloc(sizeof(int) * (size_t)(nwant + 1)), *b = malloc(sizeof(int) * (size_t)(nwant + 1));
+    memcpy(a, want, sizeof(int) * (size_t)nwant);
+    memcpy(b, have, sizeof(int) * (size_t)nwant);
+    if (!ordered) {  /* the library may order these as it likes: compare as multisets */
+        qsort(a, (size_t)nwant, sizeof(int), ascending);
+        qsort(b, (size_t)nwant, sizeof(int), ascending);
+    }
+    for (int i = 0; i < nwant; i++) {
+        if (a[i] != b[i]) {
+            d.slot = i, d.expected_rank = a[i], d.got_rank = b[i];
+            findings_add(f, d);
+            break;
+        }
+    }
+    free(a);
+    free(b);
+}
+
+void validation_check_lists(const struct run_context *ctx, const struct neighbor_lists *computed,
+                            int ordered, struct findings *f)
+{
+    const struct neighbor_lists *l = &ctx->lists;
+    compare_list(ctx, FINDING_source_list, computed->sources, l->sources, computed->indegree,
+                 l->indegree, ordered, f);
+    compare_list(ctx, FINDING_destination_list, computed->destinations, l->destinations,
+                 computed->outdegree, l->outdegree, ordered, f);
+}
+
+static void write_finding(FILE *out, const struct experiment *e, const struct finding *d)
+{
+    fprintf(out, "%ld,%s,%s,%s,%d,%d,%d,%d,%d,%d,%ld\n", e->id, operation_table[e->op].name,
+            topology_table[e->topology].name, finding_kind_names[d->kind], d->rank, d->slot,
+            d->expected_rank, d->expected_name, d->got_rank, d->got_name, d->reps);
+}
+
+long findings_report(struct findings *f, MPI_Comm base, FILE *out, const struct experiment *e)
+{
+    int rank, p;
+    MPI_Comm_rank(base, &rank);
+    MPI_Comm_size(base, &p);
+    long mine = f->count, total = 0;
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG, MPI_SUM, base);
+    if (total == 0)
+        return 0;
+    /* Same binary on every process: the records travel as bytes. */
+    const int record = (int)sizeof(struct finding);
+    if (rank != 0) {
+        int n = f->count;
+        MPI_Send(&n, 1, MPI_INT, 0, NBH_FINDINGS_TAG, base);
+        if (n > 0)
+            MPI_Send(f->items, n * record, MPI_BYTE, 0, NBH_FINDINGS_TAG, base);
+        return total;
+    }
+    for (int i = 0; i < f->count; i++)
+        write_finding(out, e, &f->items[i]);
+    for (int source = 1; source < p; source++) {
+        int n;
+        MPI_Recv(&n, 1, MPI_INT, source, NBH_FINDINGS_TAG, base, MPI_STATUS_IGNORE);
+        if (n == 0)
+            continue;
+        struct finding *items = malloc(sizeof(*items) * (size_t)n);
+        MPI_Recv(items, n * record, MPI_BYTE, source, NBH_FINDINGS_TAG, base, MPI_STATUS_IGNORE);
+        for (int i = 0; i < n; i++)
+            write_finding(out, e, &items[i]);
+        free(items);
+    }
+    fflush(out);
+    return total;
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Writes registry.h: the registry tables as C X-macros for the kernel.
+
+The CSV files in this folder are the one list of operations, topologies,
+constructors, orders, datatypes and input parameters. The kernel never spells
+these lists itself; it expands the macros written here.
+
+usage: c_header.py OUTPUT
+"""
+import csv
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+# table -> the columns the kernel needs, each as (column, how to write it):
+# "ident" a C identifier, "str" a C string, "int" a number, "raw" as is.
+TABLES = {
+    "operations": [("name", "ident"), ("family", "str"), ("pattern", "str"),
+                   ("variant", "str"), ("blocking", "int"), ("moves_data", "int")],
+    "topologies": [("name", "ident"), ("constructors", "str"), ("orders", "str"),
+                   ("grid", "int"), ("radius", "int")],
+    "constructors": [("name", "ident")],
+    "orders": [("name", "ident")],
+    "datatypes": [("name", "ident"), ("mpi_type", "raw"), ("size", "int")],
+    "parameters": [("name", "ident"), ("type", "str"), ("applies_to", "str")],
+}
+
+
+def c_value(text, how):
+    if how == "str":
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if how == "int":
+        return str(int(text))
+    if not text.replace("_", "").isalnum():
+        raise ValueError(f"{text!r} is not a C identifier")
+    return text
+
+
+def macro(table, columns):
+    with open(HERE / f"{table}.csv", newline="") as f:
+        rows = list(csv.DictReader(f))
+    lines = [f"#define NBH_{table.upper()}(X) \\"]
+    for row in rows:
+        args = ", ".join(c_value(row[col], how) for col, how in columns)
+        lines.append(f"    X({args}) \\")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def main(output):
+    text = ["/* Generated from the registry CSV files by registry/c_header.py. Do not edit. */",
+            "#ifndef NBH_REGISTRY_H", "#define NBH_REGISTRY_H", ""]
+    text += [macro(table, columns) for table, columns in TABLES.items()]
+    text += ["#endif", ""]
+    pathlib.Path(output).write_text("\n".join(text))
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: c_header.py OUTPUT")
+    main(sys.argv[1])
