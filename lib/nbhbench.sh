@@ -1,0 +1,74 @@
+# Shell functions shared by the nbhbench commands (sourced, not run).
+# shellcheck shell=bash
+
+: "${NBH_ROOT:=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+export NBH_ROOT
+NBH_BUILD=${NBH_BUILD:-$NBH_ROOT/build}
+NBH_PYTHON=${NBH_PYTHON:-$NBH_ROOT/.venv/bin/python}
+
+# nbh_die CODE MESSAGE: one line on stderr, then exit with CODE.
+nbh_die() {
+    local code=$1
+    shift
+    printf 'nbhbench: %s\n' "$*" >&2
+    exit "$code"
+}
+
+# nbh_warn MESSAGE: one line on stderr.
+nbh_warn() {
+    printf 'nbhbench: %s\n' "$*" >&2
+}
+
+# The comment block after the shebang of libexec/nbhbench-CMD, without '# '.
+nbh_help_text() {
+    local script="$NBH_ROOT/libexec/nbhbench-$1"
+    [ -f "$script" ] || nbh_die 2 "no such command '$1' (see: nbhbench help)"
+    sed -n '2,/^[^#]/{/^#/!q;s/^# \{0,1\}//;p}' "$script"
+}
+
+nbh_print_help() {
+    nbh_help_text "$1" | grep -v '^Summary:'
+}
+
+# One line per command: its name and the Summary: line of its help.
+nbh_print_commands() {
+    echo "usage: nbhbench COMMAND [ARGS]   (nbhbench help COMMAND, or COMMAND --help)"
+    echo
+    local script name
+    for script in "$NBH_ROOT"/libexec/nbhbench-*; do
+        name=${script##*/nbhbench-}
+        printf '  %-10s %s\n' "$name" "$(nbh_help_text "$name" | sed -n 's/^Summary: //p')"
+    done
+}
+
+# nbh_help_if_asked CMD ARGS...: prints the help of CMD and exits if ARGS ask.
+nbh_help_if_asked() {
+    local command=$1 arg
+    shift
+    for arg in "$@"; do
+        case "$arg" in
+        -h | --help)
+            nbh_print_help "$command"
+            exit 0
+            ;;
+        esac
+    done
+}
+
+# nbh_require_integer NAME VALUE MIN [MAX]: dies unless VALUE is an integer in range.
+nbh_require_integer() {
+    local name=$1 value=$2 min=$3 max=${4:-}
+    [[ $value =~ ^[0-9]+$ ]] || nbh_die 2 "$name: '$value' is not a non-negative integer"
+    ((10#$value >= min)) || nbh_die 2 "$name: $value is below $min"
+    [ -z "$max" ] || ((10#$value <= max)) || nbh_die 2 "$name: $value is above $max"
+}
+
+# The MPI libraries with a built kernel, one name per line.
+nbh_built_libraries() {
+    local kernel
+    for kernel in "$NBH_BUILD"/*/nbh-kernel; do
+        [ -x "$kernel" ] || continue
+        kernel=${kernel%/nbh-kernel}
+        echo "${kernel##*/}"
+    done
+}
