@@ -1,1 +1,17 @@
-int main(void){return 0;}
+/* The kernel's unit tests: pure functions, no MPI runtime needed. */
+#include "tap.h"
+
+int tap_count;
+int tap_failed;
+
+int main(void)
+{
+    test_dims();
+    test_offsets();
+    test_orders();
+    test_full();
+    test_pairing();
+    test_input();
+    printf("1..%d\n", tap_count);
+    return tap_failed != 0;
+}

@@ -1,0 +1,72 @@
+/* Input parsing: defaults, layout freedom, and the exact form of errors
+ * (the full bad-input corpus runs through the real kernel in pytest). */
+#include <string.h>
+
+#include "input.h"
+#include "tap.h"
+
+static const struct input_limits limits = {.nprocs = 4, .max_memory = 1 << 30, .max_degree = 1 << 20,
+                                           .max_nrep = 1000000};
+
+static int parse(const char *text, struct input *in, char *error)
+{
+    return input_parse("in.csv", text, strlen(text), &limits, in, error, 512);
+}
+
+#define HEADER "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed\n"
+
+static int fails_with(const char *text, const char *message)
+{
+    struct input in;
+    char error[512] = "";
+    int failed = parse(text, &in, error) != 0;
+    if (failed && strcmp(error, message) != 0)
+        printf("#   got: %s\n", error);
+    return failed && strcmp(error, message) == 0;
+}
+
+void test_input(void)
+{
+    struct input in;
+    char error[512] = "";
+    int status = parse("# a comment\r\n\r\n" HEADER
+                       "1,neighbor_alltoall,cart,,2,,,,,,1024,5,,\r\n"
+                       "2,neighbor_alltoall,moore,,3,,,,1,,8,5,2.5,99\n"
+                       "3,alltoall,full,dist_graph,,,,RAND,,double,16,1,,\n"
+                       "4,create,vneum,,1,1,3,LMAJ,0,,,2,,\n",
+                       &in, error);
+    CHECK(status == 0 && in.count == 4, "a valid file with comments, blank lines and CRLF parses (%s)", error);
+    if (status == 0) {
+        const struct experiment *e = in.experiments;
+        CHECK(e[0].constructor == CONSTRUCTOR_cart_create && e[0].order == NBH_NOT_APPLICABLE &&
+                  e[0].nfin == 0 && e[0].datatype == DATATYPE_byte && e[0].work_us == 0,
+              "cart defaults: cart_create, no order, nfin 0, byte, no work");
+        CHECK(e[1].constructor == CONSTRUCTOR_dist_graph_adjacent && e[1].order == ORDER_FMAJ &&
+                  e[1].radius == 1 && e[1].reorder == 1 && e[1].work_us == 2.5 && e[1].seed == 99,
+              "moore defaults: dist_graph_adjacent, FMAJ, radius 1; given values kept");
+        CHECK(e[2].constructor == CONSTRUCTOR_dist_graph && e[2].order == ORDER_RAND &&
+                  e[2].ndim == NBH_NOT_APPLICABLE && e[2].datatype == DATATYPE_double,
+              "full: no grid, order and datatype as given");
+        CHECK(e[3].op == OP_create && e[3].msize == 0 && e[3].radius == 3 && e[3].order == ORDER_LMAJ,
+              "create: no msize; radius and order as given");
+        CHECK(e[1].line == 5, "every experiment knows its line (for messages)");
+        input_free(&in);
+    }
+    status = parse("seed,nrep,msize,work_us,datatype,reorder,order,radius,nfin,ndim,constructor,topology,op,id\n"
+                   ",3,64,,,,,,,,,full,allgather,7\n", &in, error);
+    CHECK(status == 0 && in.count == 1 && in.experiments[0].id == 7 && in.experiments[0].msize == 64,
+          "columns may come in any order");
+    if (status == 0)
+        input_free(&in);
+
+    CHECK(fails_with("", "in.csv:1: empty file; expected a header line naming the parameters"), "empty file");
+    CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,,2,,,,,,big,5,,\n",
+                     "in.csv:2: column msize: 'big' is not an integer"), "non-numeric msize");
+    CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,,2,,,RAND,,,8,5,,\n",
+                     "in.csv:2: column order: 'RAND' given, but order does not apply to topology cart (leave it empty)"),
+          "order on a Cartesian topology");
+    CHECK(fails_with("id,op,topology\n1,create,cart\n", "in.csv:1: column constructor: missing from the header"),
+          "missing column");
+    CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,,2,,,,,,8,5,,\n1,allgather,full,,,,,,,,8,5,,\n",
+                     "in.csv:3: column id: 1 already used on line 2"), "duplicate id");
+}
