@@ -5,7 +5,7 @@
 
 /* Tags the kernel keeps for itself; p2p exchanges use tags below these. */
 #define NBH_BARRIER_TAG 32767
-#define NBH_FINDINGS_TAG 32766
+#define NBH_GATHER_TAG 32766
 #define NBH_MAX_EXCHANGE_TAG 32765
 
 /* A dissemination barrier of zero-byte point-to-point messages: every

@@ -7,6 +7,7 @@
 
 #include "busy_work.h"
 #include "constructors.h"
+#include "gather_text.h"
 #include "pairing.h"
 #include "setups/setup.h"
 #include "timing_loop.h"
@@ -22,8 +23,9 @@ static int order_is_fixed(enum constructor c)
 
 /* The topology communicator and the lists as the library reports them. For
  * create, whose communicator lives for one repetition, one is made here
- * for the check and freed again; the repetitions run on base. */
-static void open_topology(struct run_context *ctx, struct findings *findings)
+ * for the check and freed again; the repetitions run on base. Returns this
+ * process's rank in the topology communicator. */
+static int open_topology(struct run_context *ctx, struct findings *findings)
 {
     const struct experiment *e = ctx->e;
     MPI_Comm topo;
@@ -36,6 +38,8 @@ static void open_topology(struct run_context *ctx, struct findings *findings)
         validation_check_lists(ctx, &expected, order_is_fixed(e->constructor), findings);
         neighbor_lists_free(&expected);
     }
+    int topology_rank;
+    MPI_Comm_rank(topo, &topology_rank);
     ctx->send_tags = malloc(sizeof(int) * (size_t)(ctx->lists.outdegree + 1));
     ctx->recv_tags = malloc(sizeof(int) * (size_t)(ctx->lists.indegree + 1));
     pairing_tags(comm_is_cartesian(topo), &ctx->lists, ctx->send_tags, ctx->recv_tags);
@@ -44,6 +48,33 @@ static void open_topology(struct run_context *ctx, struct findings *findings)
     ctx->comm = e->op == OP_create ? ctx->base : topo;
     MPI_Comm_rank(ctx->comm, &ctx->rank);
     MPI_Comm_size(ctx->comm, &ctx->nprocs);
+    return topology_rank;
+}
+
+/* --dump-lists: the lists as computed (ranks of base) and as the library
+ * reports them (ranks of the topology communicator), MPI_PROC_NULL as -1. */
+static void dump_lists(const struct run_context *ctx, int comm_rank, struct output *out)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *rows = open_memstream(&text, &size);
+    int base_rank;
+    MPI_Comm_rank(ctx->base, &base_rank);
+    const struct {
+        const char *name;
+        const int *ranks;
+        int n;
+    } lists[] = {{"computed_sources", ctx->hood.lists.sources, ctx->hood.lists.indegree},
+                 {"computed_destinations", ctx->hood.lists.destinations, ctx->hood.lists.outdegree},
+                 {"sources", ctx->lists.sources, ctx->lists.indegree},
+                 {"destinations", ctx->lists.destinations, ctx->lists.outdegree}};
+    for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
+        for (int i = 0; i < lists[l].n; i++)
+            fprintf(rows, "%ld,%d,%d,%s,%d,%d\n", ctx->e->id, base_rank, comm_rank, lists[l].name, i,
+                    lists[l].ranks[i] == MPI_PROC_NULL ? -1 : lists[l].ranks[i]);
+    fclose(rows);
+    gather_text(ctx->base, text, size, out->lists);
+    free(text);
 }
 
 static void close_topology(struct run_context *ctx)
@@ -69,7 +100,9 @@ long experiment_run(const struct experiment *e, const struct run_settings *setti
     struct findings findings, *check = settings->validate ? &findings : NULL;
     if (check)
         findings_init(check);
-    open_topology(&ctx, check);
+    int comm_rank = open_topology(&ctx, check);
+    if (settings->dump_lists)
+        dump_lists(&ctx, comm_rank, out);
 
     const struct setup *s = setup_for(e->op);
     s->prepare(&ctx);

@@ -10,6 +10,7 @@ struct run_settings {
     MPI_Comm base;
     double countdown_rate;  /* steps per microsecond */
     int validate;
+    int dump_lists;         /* write PREFIX.lists.csv (tests) */
 };
 
 /* Runs one experiment on every process of base: builds the neighborhood

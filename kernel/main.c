@@ -30,6 +30,8 @@ static const char usage[] =
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
     "                          .findings.csv (--validate), .seeds.csv (RAND orders)\n"
     "      --validate          check every received block per sender-receiver edge\n"
+    "      --dump-lists        write PREFIX.lists.csv: every process's neighbor lists, as\n"
+    "                          computed and as the library reports them\n"
     "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
     "      --calibration-report  print the countdown rate and how long 100 us and 1 ms of\n"
@@ -39,6 +41,7 @@ struct options {
     const char *input;
     const char *prefix;
     int validate;
+    int dump_lists;
     double max_memory;
     double countdown_rate;  /* 0: calibrate */
     int calibration_report;
@@ -51,6 +54,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
     static const struct option long_options[] = {
         {"input", required_argument, 0, 'i'},      {"output", required_argument, 0, 'o'},
         {"validate", no_argument, 0, 'v'},         {"max-memory", required_argument, 0, 'm'},
+        {"dump-lists", no_argument, 0, 'd'},
         {"countdown-rate", required_argument, 0, 'r'},
         {"calibration-report", no_argument, 0, 'c'}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
@@ -63,6 +67,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'i': o->input = optarg; break;
         case 'o': o->prefix = optarg; break;
         case 'v': o->validate = 1; break;
+        case 'd': o->dump_lists = 1; break;
         case 'c': o->calibration_report = 1; break;
         case 'm':
             o->max_memory = strtod(optarg, &end);
@@ -207,7 +212,7 @@ int main(int argc, char **argv)
         return finish(rank, EXIT_BAD_INPUT, error);
 
     struct output out;
-    status = rank == 0 ? output_open(&out, opt.prefix, opt.validate, error, sizeof(error)) : 0;
+    status = rank == 0 ? output_open(&out, opt.prefix, opt.validate, opt.dump_lists, error, sizeof(error)) : 0;
     MPI_Bcast(&status, 1, MPI_INT, 0, base);
     if (status != 0)
         return finish(rank, EXIT_OUTPUT, error);
@@ -225,7 +230,8 @@ int main(int argc, char **argv)
         provenance_write(&prov, "running");
     }
 
-    struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate};
+    struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
+                                   .dump_lists = opt.dump_lists};
     for (int i = 0; i < in.count; i++) {
         prov.findings += experiment_run(&in.experiments[i], &settings, &out);
         prov.experiments_done++;

@@ -37,7 +37,8 @@ static int write_all(int fd, const char *data, size_t size)
     return 0;
 }
 
-int output_open(struct output *o, const char *prefix, int validate, char *error, size_t size)
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, char *error,
+                size_t size)
 {
     char path[4200];
     memset(o, 0, sizeof(*o));
@@ -60,6 +61,15 @@ int output_open(struct output *o, const char *prefix, int validate, char *error,
         fprintf(o->findings, "id,op,topology,kind,rank,slot,expected_rank,expected_name,"
                              "got_rank,got_name,reps\n");
         fflush(o->findings);
+    }
+    if (dump_lists) {
+        output_path(prefix, ".lists.csv", path, sizeof(path));
+        int fd = create_new(path, error, size);
+        if (fd < 0)
+            return -1;
+        o->lists = fdopen(fd, "w");
+        fprintf(o->lists, "id,rank,comm_rank,list,position,neighbor\n");
+        fflush(o->lists);
     }
     return 0;
 }
@@ -100,6 +110,8 @@ void output_close(struct output *o)
         fclose(o->findings);
     if (o->seeds)
         fclose(o->seeds);
+    if (o->lists)
+        fclose(o->lists);
     o->results = -1;
-    o->findings = o->seeds = NULL;
+    o->findings = o->seeds = o->lists = NULL;
 }

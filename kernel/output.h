@@ -5,6 +5,7 @@
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
  *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
+ *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
  * None is ever overwritten: an existing file is an error. */
 #ifndef NBH_OUTPUT_H
 #define NBH_OUTPUT_H
@@ -18,10 +19,12 @@ struct output {
     int results;      /* file descriptor */
     FILE *findings;   /* NULL unless validating */
     FILE *seeds;      /* opened at the first RAND experiment */
+    FILE *lists;      /* NULL unless dumping lists */
 };
 
 /* Creates the results (and findings) files. 0, or -1 with a message. */
-int output_open(struct output *o, const char *prefix, int validate, char *error, size_t size);
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, char *error,
+                size_t size);
 /* Appends one experiment's rows with a single write. */
 int output_results(struct output *o, const struct experiment *e, const double *seconds);
 /* Records the seed of every process of a RAND experiment. */

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dissemination_barrier.h"
+#include "gather_text.h"
 
 #define NBH_FINDING_NAME(name) #name,
 const char *const finding_kind_names[N_FINDING_KINDS] = {NBH_FINDING_KINDS(NBH_FINDING_NAME)};
@@ -173,44 +173,23 @@ void validation_check_lists(const struct run_context *ctx, const struct neighbor
                  computed->outdegree, l->outdegree, ordered, f);
 }
 
-static void write_finding(FILE *out, const struct experiment *e, const struct finding *d)
-{
-    fprintf(out, "%ld,%s,%s,%s,%d,%d,%d,%d,%d,%d,%ld\n", e->id, operation_table[e->op].name,
-            topology_table[e->topology].name, finding_kind_names[d->kind], d->rank, d->slot,
-            d->expected_rank, d->expected_name, d->got_rank, d->got_name, d->reps);
-}
-
 long findings_report(struct findings *f, MPI_Comm base, FILE *out, const struct experiment *e)
 {
-    int rank, p;
-    MPI_Comm_rank(base, &rank);
-    MPI_Comm_size(base, &p);
     long mine = f->count, total = 0;
     MPI_Allreduce(&mine, &total, 1, MPI_LONG, MPI_SUM, base);
     if (total == 0)
         return 0;
-    /* Same binary on every process: the records travel as bytes. */
-    const int record = (int)sizeof(struct finding);
-    if (rank != 0) {
-        int n = f->count;
-        MPI_Send(&n, 1, MPI_INT, 0, NBH_FINDINGS_TAG, base);
-        if (n > 0)
-            MPI_Send(f->items, n * record, MPI_BYTE, 0, NBH_FINDINGS_TAG, base);
-        return total;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *rows = open_memstream(&text, &size);
+    for (int i = 0; i < f->count; i++) {
+        const struct finding *d = &f->items[i];
+        fprintf(rows, "%ld,%s,%s,%s,%d,%d,%d,%d,%d,%d,%ld\n", e->id, operation_table[e->op].name,
+                topology_table[e->topology].name, finding_kind_names[d->kind], d->rank, d->slot,
+                d->expected_rank, d->expected_name, d->got_rank, d->got_name, d->reps);
     }
-    for (int i = 0; i < f->count; i++)
-        write_finding(out, e, &f->items[i]);
-    for (int source = 1; source < p; source++) {
-        int n;
-        MPI_Recv(&n, 1, MPI_INT, source, NBH_FINDINGS_TAG, base, MPI_STATUS_IGNORE);
-        if (n == 0)
-            continue;
-        struct finding *items = malloc(sizeof(*items) * (size_t)n);
-        MPI_Recv(items, n * record, MPI_BYTE, source, NBH_FINDINGS_TAG, base, MPI_STATUS_IGNORE);
-        for (int i = 0; i < n; i++)
-            write_finding(out, e, &items[i]);
-        free(items);
-    }
-    fflush(out);
+    fclose(rows);
+    gather_text(base, text, size, out);
+    free(text);
     return total;
 }

@@ -54,8 +54,7 @@ void validation_check(struct run_context *ctx, struct findings *f);
 void validation_check_lists(const struct run_context *ctx, const struct neighbor_lists *computed,
                             int ordered, struct findings *f);
 
-/* Collects every process's findings on rank 0 of base, one process at a
- * time (memory stays O(degree)), and writes them as CSV rows there.
+/* Writes every process's findings as CSV rows on rank 0 of base.
  * Returns the total number of findings (on every rank). */
 long findings_report(struct findings *f, MPI_Comm base, FILE *out, const struct experiment *e);
 

@@ -38,7 +38,6 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv)
     ctx->rdispls_bytes = zeroed((size_t)n, sizeof(MPI_Aint));
     ctx->sendtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
     ctx->recvtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
-    ctx->requests = zeroed((size_t)(nsend + nrecv), sizeof(MPI_Request));
     ctx->block_names = zeroed((size_t)nsend, sizeof(int));
     ctx->slot_senders = zeroed((size_t)nrecv, sizeof(int));
     ctx->slot_names = zeroed((size_t)nrecv, sizeof(int));

@@ -2,9 +2,28 @@
  * collectives, with MPI_Irecv / MPI_Isend / MPI_Waitall over the same
  * neighbor lists. The pairing names (pairing.h) are the tags, so duplicate
  * edges pair exactly as the standard requires of the collectives. */
-#include "setup.h"
+#include <stdlib.h>
 
 #include "mpi_sentinels.h"
+#include "setup.h"
+
+/* One request per edge: an allgather sends its one block to every destination. */
+static void allocate_requests(struct run_context *ctx)
+{
+    ctx->requests = calloc((size_t)(ctx->lists.indegree + ctx->lists.outdegree + 1), sizeof(MPI_Request));
+}
+
+static void prepare_allgather(struct run_context *ctx)
+{
+    prepare_neighbor_allgather(ctx);
+    allocate_requests(ctx);
+}
+
+static void prepare_alltoall(struct run_context *ctx)
+{
+    prepare_neighbor_alltoall(ctx);
+    allocate_requests(ctx);
+}
 
 static void post_receives(struct run_context *c)
 {
@@ -31,5 +50,5 @@ static void p2p_alltoall(struct run_context *c)
     MPI_Waitall(c->lists.indegree + c->lists.outdegree, c->requests, MPI_STATUSES_IGNORE);
 }
 
-const struct setup setup_p2p_allgather = {prepare_neighbor_allgather, p2p_allgather, NULL, NULL, buffers_release};
-const struct setup setup_p2p_alltoall = {prepare_neighbor_alltoall, p2p_alltoall, NULL, NULL, buffers_release};
+const struct setup setup_p2p_allgather = {prepare_allgather, p2p_allgather, NULL, NULL, buffers_release};
+const struct setup setup_p2p_alltoall = {prepare_alltoall, p2p_alltoall, NULL, NULL, buffers_release};

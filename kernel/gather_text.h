@@ -1,0 +1,13 @@
+#ifndef NBH_GATHER_TEXT_H
+#define NBH_GATHER_TEXT_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Writes every process's text to `out` on rank 0, in rank order, receiving
+ * one process's text at a time: rank 0 never holds more than one process's
+ * share (memory stays O(degree), never O(p * degree)). Collective. */
+void gather_text(MPI_Comm comm, const char *text, size_t size, FILE *out);
+
+#endif
