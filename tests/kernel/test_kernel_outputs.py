@@ -1,0 +1,115 @@
+"""What the kernel writes: results flushed per experiment and never
+overwritten, provenance, control variables read through MPI_T, seeds,
+busy work that really takes its time."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pandas as pd
+
+from kernel_runner import BUILD, input_text, launch_command
+
+
+def experiment(id_, op="neighbor_alltoall", **values):
+    e = dict(id=id_, op=op, topology="cart", ndim=2, nfin=0, reorder=0, msize=64, nrep=3, seed=5)
+    e.update(values)
+    return e
+
+
+def test_results_are_complete_per_experiment(kernel, library):
+    run = kernel(library, 4, [experiment(7, nrep=5), experiment(3, op="create", msize=None, nrep=4)])
+    assert run.returncode == 0, run.stderr
+    results = run.results
+    assert list(results.columns) == ["id", "rep", "seconds"]
+    assert results.groupby("id")["rep"].apply(list).to_dict() == {3: [0, 1, 2, 3], 7: [0, 1, 2, 3, 4]}
+    assert list(results["id"].drop_duplicates()) == [7, 3], "experiments run in the order of the input"
+
+
+def test_results_are_never_overwritten(kernel, library, tmp_path):
+    first = kernel(library, 2, [experiment(1)])
+    before = first.file("results.csv").read_text()
+    command, env = launch_command(library, 2, [str(BUILD / library / "nbh-kernel"), "-i",
+                                               str(first.prefix.parent / "input.csv"), "-o", str(first.prefix)])
+    again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 3
+    assert (f"nbh-kernel: {first.prefix}.results.csv: cannot create: File exists "
+            "(results are never overwritten; choose another prefix)") in again.stderr
+    assert first.file("results.csv").read_text() == before
+
+
+def test_a_killed_run_keeps_every_finished_experiment(library, tmp_path):
+    """Kill one rank mid-run: every experiment in the file is whole."""
+    experiments = [experiment(i, nrep=40, work_us=2000) for i in range(30)]  # ~80 ms each
+    (tmp_path / "in.csv").write_text(input_text(experiments))
+    prefix = tmp_path / "out"
+    command, env = launch_command(library, 4, [str(BUILD / library / "nbh-kernel"), "-i",
+                                               str(tmp_path / "in.csv"), "-o", str(prefix)])
+    launcher = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True)
+    results = tmp_path / "out.results.csv"
+    deadline = time.time() + 60
+    while time.time() < deadline and (not results.exists() or results.read_text().count("\n") < 3 * 40):
+        time.sleep(0.05)
+    ranks = subprocess.run(["pgrep", "-s", str(launcher.pid), "-f", "nbh-kernel -i"], capture_output=True,
+                           text=True).stdout.split()
+    assert ranks, "the kernel processes should be running"
+    os.kill(int(ranks[-1]), signal.SIGKILL)
+    launcher.communicate(timeout=60)
+    assert launcher.returncode != 0
+    table = pd.read_csv(results)
+    per_experiment = table.groupby("id").size()
+    assert 3 <= len(per_experiment) < 30
+    assert (per_experiment == 40).all(), "no experiment may be partial"
+    assert list(per_experiment.index) == list(range(len(per_experiment)))
+    provenance = json.loads((tmp_path / "out.prov.json").read_text())
+    assert provenance["status"] == "running"
+
+
+def test_provenance(kernel, library):
+    run = kernel(library, 4, [experiment(1), experiment(2, topology="full", ndim=None, nfin=None, order="RAND")])
+    assert run.returncode == 0, run.stderr
+    p = json.loads(run.file("prov.json").read_text())
+    assert p["status"] == "complete"
+    assert p["library"] == library
+    assert p["library_version"].startswith({"openmpi": "Open MPI v4.1", "mpich": "MPICH Version:"}[library])
+    assert p["nprocs"] == 4
+    assert [h["ranks"] for h in p["hosts"]] == ["0-3"]
+    assert p["experiments"] == p["experiments_done"] == 2
+    assert p["countdown_rate_per_us"] > 10 and p["countdown_rate_source"] == "calibrated"
+    assert p["start_time"] <= p["end_time"]
+    assert "seed" in p["seed_formula"] and "rank" in p["seed_formula"]
+    assert p["control_variables"] > 100
+    expected_setting = {"openmpi": "OMPI_MCA_pml", "mpich": "LD_PRELOAD"}[library]
+    assert expected_setting in p["environment"]
+    assert not any(k.startswith("OMPI_MCA_orte_") for k in p["environment"]), "launcher internals are left out"
+
+
+def test_control_variables_in_force_are_read_back(kernel, library, monkeypatch):
+    name, value = {"openmpi": ("coll_tuned_alltoall_intermediate_msg", "256"),
+                   "mpich": ("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise")}[library]
+    monkeypatch.setenv({"openmpi": "OMPI_MCA_" + name, "mpich": name}[library], value)
+    run = kernel(library, 2, [experiment(1)])
+    cvars = run.table("cvars.csv").set_index("name")["value"]
+    # MPICH reports its enumerations as numbers through MPI_T (pairwise = 3).
+    assert cvars[name] == {"openmpi": "256", "mpich": "3"}[library]
+
+
+def test_seeds_of_rand_experiments_are_recorded(kernel, library):
+    run = kernel(library, 4, [experiment(1), experiment(2, topology="moore", radius=1, order="RAND"),
+                              experiment(3, topology="full", ndim=None, nfin=None, order="RAND", seed=6)])
+    seeds = run.table("seeds.csv")
+    assert sorted(seeds["id"].unique()) == [2, 3]
+    assert (seeds.groupby("id")["rank"].apply(sorted) == pd.Series({2: [0, 1, 2, 3], 3: [0, 1, 2, 3]})).all()
+    assert seeds["seed"].nunique() == 8, "every process of every experiment has its own seed"
+    again = kernel(library, 4, [experiment(2, topology="moore", radius=1, order="RAND")])
+    assert again.table("seeds.csv")["seed"].tolist() == seeds[seeds["id"] == 2]["seed"].tolist()
+
+
+def test_busy_work_takes_its_time(kernel, library):
+    """The countdown is not optimised away: 2 ms of work make every repetition last at least ~2 ms."""
+    run = kernel(library, 2, [experiment(1, work_us=2000, nrep=5), experiment(2, work_us=0, nrep=5)])
+    seconds = run.results.groupby("id")["seconds"].min()
+    assert seconds[1] >= 0.0019
+    assert seconds[2] < seconds[1]
