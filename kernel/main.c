@@ -10,6 +10,7 @@
 
 #include "busy_work.h"
 #include "control_variables.h"
+#include "dissemination_barrier.h"
 #include "experiment_run.h"
 #include "input.h"
 #include "output.h"
@@ -25,7 +26,7 @@ enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3 };
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
     "                  [--countdown-rate STEPS_PER_US]\n"
-    "       nbh-kernel --calibration-report\n"
+    "       nbh-kernel --calibration-report | --barrier-report\n"
     "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
     "                          .findings.csv (--validate), .seeds.csv (RAND orders)\n"
@@ -35,7 +36,9 @@ static const char usage[] =
     "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
     "      --calibration-report  print the countdown rate and how long 100 us and 1 ms of\n"
-    "                          calibrated busy work really take, then exit\n";
+    "                          calibrated busy work really take, then exit\n"
+    "      --barrier-report    print the cost of one dissemination barrier on all\n"
+    "                          processes (mean of 2000 calls), then exit\n";
 
 struct options {
     const char *input;
@@ -45,6 +48,7 @@ struct options {
     double max_memory;
     double countdown_rate;  /* 0: calibrate */
     int calibration_report;
+    int barrier_report;
 };
 
 /* Every process parses the same arguments and reaches the same verdict;
@@ -56,7 +60,8 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"validate", no_argument, 0, 'v'},         {"max-memory", required_argument, 0, 'm'},
         {"dump-lists", no_argument, 0, 'd'},
         {"countdown-rate", required_argument, 0, 'r'},
-        {"calibration-report", no_argument, 0, 'c'}, {"help", no_argument, 0, 'h'},
+        {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
+        {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
     *o = (struct options){.max_memory = 1024.0 * 1024 * 1024};
     opterr = 0;
@@ -69,6 +74,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'v': o->validate = 1; break;
         case 'd': o->dump_lists = 1; break;
         case 'c': o->calibration_report = 1; break;
+        case 'b': o->barrier_report = 1; break;
         case 'm':
             o->max_memory = strtod(optarg, &end);
             if (*end || !(o->max_memory > 0)) {
@@ -94,7 +100,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         snprintf(error, size, "unexpected argument '%s' (see --help)", argv[optind]);
         return -1;
     }
-    if (!o->calibration_report && (!o->input || !o->prefix)) {
+    if (!o->calibration_report && !o->barrier_report && (!o->input || !o->prefix)) {
         snprintf(error, size, "both -i INPUT and -o PREFIX are required (see --help)");
         return -1;
     }
@@ -173,6 +179,24 @@ static void calibration_report(double rate)
     }
 }
 
+/* The cost of one dissemination barrier: the slowest process's mean. */
+static void barrier_report(MPI_Comm comm)
+{
+    const int calls = 2000;
+    int rank, p;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &p);
+    for (int i = 0; i < 100; i++)
+        dissemination_barrier(comm);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < calls; i++)
+        dissemination_barrier(comm);
+    double mean = (MPI_Wtime() - t0) / calls, slowest;
+    MPI_Reduce(&mean, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    if (rank == 0)
+        printf("processes %d barrier_us %.3f\n", p, slowest * 1e6);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -186,6 +210,11 @@ int main(int argc, char **argv)
     int parsed = parse_options(argc, argv, &opt, error, sizeof(error));
     if (parsed != 0)
         return finish(rank, parsed < 0 ? EXIT_BAD_INPUT : 0, error);
+
+    if (opt.barrier_report) {
+        barrier_report(base);
+        return finish(rank, 0, NULL);
+    }
 
     /* Rank 0 calibrates alone while the others wait: processes sharing a
      * core would disturb each other's measurement. */
