@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Writes docs/registry.md: the registry tables as the reference users read.
+
+usage: markdown.py [OUTPUT]   (default: docs/registry.md)
+tests/registry checks that the committed file is what this writes.
+"""
+import csv
+import pathlib
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+SECTIONS = [
+    ("operations", "Operations (the `op` parameter)",
+     "Measurement setups of the kernel. `family`: neighbor, global (on the topology communicator), "
+     "create (the constructor alone), p2p (hand-written Isend/Irecv/Waitall baselines). "
+     "`blocking` 0: start, busy work, wait."),
+    ("topologies", "Topologies", "Neighborhoods; the first constructor and order are the defaults."),
+    ("constructors", "Constructors", ""),
+    ("orders", "Orders of the neighbor lists", ""),
+    ("datatypes", "Datatypes", ""),
+    ("parameters", "Kernel input parameters", "The columns of the kernel's input file (docs/kernel.md)."),
+    ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
+]
+
+
+def table(name):
+    with open(HERE / f"{name}.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    header, body = rows[0], rows[1:]
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in body]
+    return "\n".join(lines)
+
+
+def render():
+    parts = ["# Registry", "",
+             "Generated from `registry/*.csv` by `registry/markdown.py`; edit the CSV files, not this one. "
+             "The kernel (through `registry/c_header.py`), the generator, the analyzer and these docs all "
+             "read the same files.", ""]
+    for name, title, text in SECTIONS:
+        parts += [f"## {title}", ""] + ([text, ""] if text else []) + [table(name), ""]
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    output = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "registry.md")
+    output.write_text(render())

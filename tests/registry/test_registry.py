@@ -1,0 +1,53 @@
+"""The registry is consistent, and the docs say what it says."""
+import csv
+import importlib.util
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+REGISTRY = ROOT / "registry"
+
+
+def rows(name):
+    return list(csv.DictReader(open(REGISTRY / f"{name}.csv", newline="")))
+
+
+def names(name):
+    return [r["name"] if "name" in r else r["id"] for r in rows(name)]
+
+
+def test_docs_registry_is_generated_from_the_csv_files():
+    spec = importlib.util.spec_from_file_location("markdown", REGISTRY / "markdown.py")
+    markdown = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(markdown)
+    assert (ROOT / "docs" / "registry.md").read_text() == markdown.render(), \
+        "docs/registry.md is stale: run python3 registry/markdown.py"
+
+
+def test_names_are_unique():
+    for table in ["operations", "topologies", "constructors", "orders", "datatypes", "parameters", "guidelines"]:
+        assert len(names(table)) == len(set(names(table))), table
+
+
+def test_topologies_name_known_constructors_and_orders():
+    for t in rows("topologies"):
+        assert set(t["constructors"].split()) <= set(names("constructors")), t["name"]
+        assert set(t["orders"].split()) <= set(names("orders")), t["name"]
+
+
+def test_every_order_and_constructor_serves_a_topology():
+    used_orders = {o for t in rows("topologies") for o in t["orders"].split()}
+    used_constructors = {c for t in rows("topologies") for c in t["constructors"].split()}
+    assert used_orders == set(names("orders"))
+    assert used_constructors == set(names("constructors"))
+
+
+def test_nonblocking_operations_have_a_blocking_twin():
+    ops = {r["name"]: r for r in rows("operations")}
+    for name, r in ops.items():
+        if r["blocking"] == "0":
+            assert name.startswith("i") and ops[name[1:]]["blocking"] == "1", name
+
+
+def test_guidelines_cover_gl1_to_gl12_and_p2p():
+    assert names("guidelines") == [f"GL{i}" for i in range(1, 13)] + ["P2P"]
+    assert {r["relation"] for r in rows("guidelines")} == {"<=", "~"}
