@@ -66,7 +66,7 @@ OUT := $(BUILD)/$(LIBRARY)
 OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
-kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests
+kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -84,6 +84,11 @@ $(OUT)/nbh-mpi-dims: kernel/tools/mpi_dims.c
 $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -shared -fPIC $< -ldl -o $@
+
+# The PMPI tool of the end-to-end test (tests/e2e): plants a known slowdown.
+$(OUT)/libnbh-slowdown.so: tests/e2e/pmpi_slowdown.c
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 
 $(OUT)/unit-tests: $(UNIT_SOURCES) $(UNIT_OBJECTS)
 	@echo "  LD $@"

@@ -11,4 +11,4 @@ for (dir in dirs) {
   lines <- c(lines, sprintf("%s %d %s: %s", ifelse(ok, "ok", "not ok"), seq_along(ok),
                             file.path(dir, results$file), results$test))
 }
-writeLines(lines, tap_file)
+writeLines(c(sprintf("# testthat: %d folders", length(dirs)), lines), tap_file)
