@@ -23,6 +23,7 @@ EDGE_TOLERANCE <- 1e-12
 assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- match_sides(cells, guideline$a, guideline$b, params, what)
+  if (!nrow(pairs)) return(no_tests())
   stats <- medians[cell %in% c(pairs$a_cell, pairs$b_cell), .(m = median(median), runs = .N), keyby = cell]
   pairs[stats, on = c(a_cell = "cell"), `:=`(median_a = i.m, runs_a = i.runs)]
   pairs[stats, on = c(b_cell = "cell"), `:=`(median_b = i.m, runs_b = i.runs)]
@@ -32,6 +33,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                 " comparable cell pairs have no measurements on a side; they are not tested")
   }
   tests <- pairs[!is.na(runs_a) & !is.na(runs_b)]
+  if (!nrow(tests)) return(no_tests())
   tests[, test := .I]
   # Groups: the same cells but for the varied parameter.
   rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
@@ -61,6 +63,12 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
                        "ratio", "p_value", "slower", "violated"))
   tests[]
+}
+
+no_tests <- function() {
+  data.table(test = integer(), a_cell = integer(), b_cell = integer(), group = integer(), runs_a = integer(),
+             runs_b = integer(), median_a = numeric(), median_b = numeric(), ratio = numeric(),
+             p_value = numeric(), slower = character(), violated = logical())
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a

@@ -41,7 +41,10 @@ match_sides <- function(cells, a, b, params, what = "guideline") {
     }
   }
   pairs <- rbindlist(pairs)
-  if (!nrow(pairs)) return(data.table(a_cell = integer(), b_cell = integer()))
+  if (!nrow(pairs)) {
+    warn_no_pairs(A, B, free, what)
+    return(data.table(a_cell = integer(), b_cell = integer()))
+  }
   same <- pairs[a_cell == b_cell]
   if (nrow(same)) {
     input_error(what, ": cell ", describe_cell(cells, same$a_cell[1], params), " is on both sides")
@@ -50,6 +53,24 @@ match_sides <- function(cells, a, b, params, what = "guideline") {
   check_unique_partner(pairs, cells, params, "b_cell", "a_cell", what, "a")
   setorder(pairs, a_cell, b_cell)
   pairs[]
+}
+
+# Why two sides have no pair: a side without cells, or parameters on which
+# the sides never agree.
+warn_no_pairs <- function(A, B, free, what) {
+  if (!nrow(A) || !nrow(B)) {
+    nbh_warning(what, ": side ", if (!nrow(A)) "a" else "b", " matches no cell of the archives; nothing to test")
+    return(invisible())
+  }
+  apart <- free[vapply(free, function(p) {
+    x <- na.omit(A[[p]])
+    y <- na.omit(B[[p]])
+    length(x) && length(y) && !length(intersect(x, y))
+  }, logical(1))]
+  nbh_warning(what, ": no cell of side a has a partner on side b",
+              if (length(apart)) paste0(" (they never agree on ", paste(apart, collapse = ", "), "; fix ",
+                                        if (length(apart) == 1L) "it" else "them", " on a side)"),
+              "; nothing to test")
 }
 
 check_unique_partner <- function(pairs, cells, params, one, other, what, other_side) {
