@@ -6,11 +6,10 @@
 # Each returns list(plots = one row per plot: plot, file, title, caption,
 # a_label, b_label, varied, ...; data = the rows to draw, by plot).
 
-# "openmpi default, 2x4 (8 processes); topology=cart, ...; a: op=...; b: op=..."
-# for rows of the test table; the varied parameter only if with_varied.
-plot_caption <- function(tt_rows, params, with_varied = FALSE) {
-  ctx <- sprintf("%s %s, %s (%s processes)", tt_rows$library, tt_rows$param_set, tt_rows$deployment,
-                 tt_rows$nprocs)
+# "topology=cart, ndim=2, ...; a: op=...; b: op=..." for rows of the test
+# table: the parameters both sides share (the varied one only if
+# with_varied), then what differs.
+parameter_text <- function(tt_rows, params, with_varied = FALSE) {
   shared <- rep("", nrow(tt_rows))
   for (p in setdiff(params, RUN_PARAMETERS)) {
     v <- tt_rows[[p]]
@@ -18,7 +17,13 @@ plot_caption <- function(tt_rows, params, with_varied = FALSE) {
     use <- !is.na(v) & (with_varied | tt_rows$varied != p)
     shared <- ifelse(use, ifelse(nzchar(shared), paste0(shared, ", ", piece), piece), shared)
   }
-  sprintf("%s; %s; a: %s; b: %s", ctx, shared, tt_rows$a_params, tt_rows$b_params)
+  sprintf("%s; a: %s; b: %s", shared, tt_rows$a_params, tt_rows$b_params)
+}
+
+# "openmpi default, 2x4 (8 processes); " and the parameter_text.
+plot_caption <- function(tt_rows, params, with_varied = FALSE) {
+  sprintf("%s %s, %s (%s processes); %s", tt_rows$library, tt_rows$param_set, tt_rows$deployment,
+          tt_rows$nprocs, parameter_text(tt_rows, params, with_varied))
 }
 
 plot_stem <- function(guideline_no, tag) {

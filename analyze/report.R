@@ -115,7 +115,7 @@ build_report <- function(result, tt, summary, overview, focus, warnings, setting
       paragraph(if (nrow(vt) > 50L) sprintf("The 50 largest of %d (all in `violations.csv`).", nrow(vt))
                 else "All violations, largest ratio first (also in `violations.csv`)."),
       table_block(shown[, .(guideline = paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline),
-                            context = paste(library, param_set, deployment), parameters = plot_caption(shown, result$params$name, TRUE),
+                            context = paste(library, param_set, deployment), parameters = parameter_text(shown, result$params$name),
                             level = varied_level, ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
                             runs = paste0(runs_a, "/", runs_b), slower)])))
   } else {
