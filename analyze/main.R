@@ -70,6 +70,9 @@ run_main <- function(args) {
 }
 
 if (sys.nframe() == 0L) {
+  # The work is in vectorised primitives; byte-compiling the analyzer's
+  # functions on first use costs about a second and gains nothing.
+  compiler::enableJIT(0L)
   source(file.path(Sys.getenv("NBH_ROOT", "."), "analyze", "load.R"))
   run_main(commandArgs(TRUE))
 }

@@ -8,6 +8,7 @@ if (!nzchar(nbh_root)) {
 source(file.path(nbh_root, "analyze", "load.R"))
 source(file.path(nbh_root, "tests", "analyze", "synthetic_archive.R"))
 setDTthreads(1L)
+compiler::enableJIT(0L)   # as analyze/main.R: compiling the functions costs more than it gains
 
 # Cells of a hand-made analysis: one row per cell with the given columns.
 make_cells <- function(...) {

@@ -179,7 +179,7 @@ synthetic_main <- function(args) {
                           nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
                           seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
                           campaign = paste0("synthetic-", opt$campaign))
-  fwrite(data.table(id = chosen, factor = 1.2), file.path(opt$out, "planted.csv"))
+  fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))
   cat(opt$out, "\n", sep = "")
 }
 
