@@ -13,12 +13,13 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   guidelines <- parse_assessment(assess, registry$guidelines$id)
   frame <- combine_archives(archives, params)
   guidelines <- check_assessment(guidelines, frame$cells, params)
-  for (g in guidelines) {
+  pairs <- lapply(guidelines, function(g) {
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
-  }
+  })
   medians <- reduce_runs(archives, frame)
   tests <- rbindlist(lapply(seq_along(guidelines), function(k) {
-    assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres)[, guideline := k]
+    assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
+                     pairs = pairs[[k]])[, guideline := k]
   }))
   setcolorder(tests, "guideline")
   list(archives = archives, registry = registry, params = params, frame = frame,

@@ -14,15 +14,17 @@
 # that equal a threshold up to floating-point rounding on the violated side.
 #
 # guideline: list(a, b, relation, varied, text, where); cells:
-# data.table(cell, <params>); medians: data.table(cell, run, median).
+# data.table(cell, <params>); medians: data.table(cell, run, median); pairs:
+# what match_sides returns for the guideline, if already known.
 # Returns one row per test: test, a_cell, b_cell, group, runs_a, runs_b,
 # median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"), violated.
 
 EDGE_TOLERANCE <- 1e-12
 
-assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03) {
+assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
+                             pairs = NULL) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
-  pairs <- match_sides(cells, guideline$a, guideline$b, params, what)
+  pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
   stats <- medians[cell %in% c(pairs$a_cell, pairs$b_cell), .(m = median(median), runs = .N), keyby = cell]
   pairs[stats, on = c(a_cell = "cell"), `:=`(median_a = i.m, runs_a = i.runs)]

@@ -1,30 +1,53 @@
 # Reads the measurements of every run, one results file at a time, and
 # reduces each to its run medians: Tukey filter and median per experiment
-# (SPEC 5, step 1). Memory stays at one run's rows. Returns
-# data.table(cell, run, median, n, n_kept): the run's key (runs$run_key),
-# the median of the n_kept values the filter kept of the n measured.
+# (SPEC 5, step 1). Runs are independent: with several cores they are
+# reduced in parallel (forked workers, NBH_ANALYZE_CORES to choose how
+# many); a worker's warnings are raised again here, in run order. Memory
+# stays at a few runs' rows. Returns data.table(cell, run, median, n, n_kept):
+# the run's key (runs$run_key), the median of the n_kept values the filter
+# kept of the n measured.
 
-reduce_runs <- function(archives, frame) {
+reduce_runs <- function(archives, frame, cores = analysis_cores()) {
   runs <- frame$runs
-  out <- vector("list", nrow(runs))
-  for (i in seq_len(nrow(runs))) {
-    r <- runs[i]
-    archive <- archives[[r$archive]]
-    file <- file.path(archive$dir, "results", paste0(r$run_id, ".results.csv"))
-    x <- read_results(file, r$run_id, archive$experiments)
-    m <- run_medians(tukey_filter(x, "seconds", "id"), "seconds", "id")
-    setnames(m, "n", "n_kept")
-    m[archive$experiments, on = "id", n := i.nrep]
-    report_coverage(r, nrow(m), nrow(archive$experiments))
-    m[, `:=`(archive = r$archive, run = r$run_key)]
-    out[[i]] <- m
+  one <- function(i) {
+    notes <- character()
+    m <- withCallingHandlers(reduce_run(runs[i], archives[[runs$archive[i]]]), warning = function(w) {
+      notes <<- c(notes, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(medians = m[, run := runs$run_key[i]], notes = notes)
+  }
+  out <- if (cores > 1L && nrow(runs) > 1L) {
+    parallel::mclapply(seq_len(nrow(runs)), one, mc.cores = min(cores, nrow(runs)))
+  } else {
+    lapply(seq_len(nrow(runs)), one)
+  }
+  for (o in out) {
+    if (inherits(o, "try-error")) stop(attr(o, "condition"))
+    for (note in o$notes) nbh_warning(note)
   }
   warn_unlisted_results(archives)
-  medians <- rbindlist(out)
-  medians[frame$ids, on = c("archive", "id"), exp := i.exp]
-  medians[runs, on = c(run = "run_key"), context := i.context]
+  medians <- rbindlist(lapply(out, `[[`, "medians"))
+  setnames(medians, "n", "n_kept")
+  medians[runs, on = c(run = "run_key"), `:=`(archive = i.archive, context = i.context)]
+  medians[frame$ids, on = c("archive", "id"), `:=`(exp = i.exp, n = i.nrep)]
   medians[frame$cells, on = c("exp", "context"), cell := i.cell]
   medians[, .(cell, run, median, n, n_kept)]
+}
+
+# The run medians of one run: data.table(id, median, n).
+reduce_run <- function(run, archive) {
+  file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
+  x <- read_results(file, run$run_id, archive$experiments)
+  m <- run_medians(tukey_filter(x, "seconds", "id"), "seconds", "id")
+  report_coverage(run, nrow(m), nrow(archive$experiments))
+  m
+}
+
+analysis_cores <- function() {
+  cores <- suppressWarnings(as.integer(Sys.getenv("NBH_ANALYZE_CORES", "")))
+  if (is.na(cores)) cores <- parallel::detectCores(logical = FALSE)
+  if (is.na(cores) || .Platform$OS.type != "unix") 1L else max(cores, 1L)
 }
 
 # One warning for a run whose results do not cover all its experiments, or

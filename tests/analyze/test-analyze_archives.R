@@ -131,3 +131,23 @@ test_that("a broken archive is an error naming the file, line and column", {
   expect_error(analyze_archives(dir, root = nbh_root), "no campaign/assessment.conf; name one with --assess FILE",
                class = "nbh_input_error")
 })
+
+test_that("runs reduced in parallel give the same medians and the same warnings, in run order", {
+  dir <- copy_archive(archive)
+  unlink(result_file(dir, "2x4-default-r005"))
+  file.create(result_file(dir, "1x4-default-r002"))
+  registry <- read_registry(nbh_root)
+  params <- analysis_parameters(registry)
+  archives <- list(read_archive(dir, registry))
+  frame <- combine_archives(archives, params)
+  w1 <- warnings_of(m1 <- reduce_runs(archives, frame, cores = 1L))
+  w2 <- warnings_of(m2 <- reduce_runs(archives, frame, cores = 2L))
+  expect_identical(m1, m2)
+  expect_identical(w1, w2)
+  expect_match(w1[1], "run 1x4-default-r002")
+  expect_match(w1[2], "run 2x4-default-r005")
+  expect_equal(nrow(m1), 96L * 14L)
+  expect_equal(unique(m1$n), 20L)
+  expect_true(all(m1$n_kept <= 20L & m1$n_kept >= 10L))
+  expect_lt(mean(m1$n_kept), 20)    # the planted outliers are gone
+})
