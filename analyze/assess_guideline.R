@@ -26,17 +26,25 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
-  stats <- medians[cell %in% c(pairs$a_cell, pairs$b_cell), .(m = median(median), runs = .N), keyby = cell]
-  pairs[stats, on = c(a_cell = "cell"), `:=`(median_a = i.m, runs_a = i.runs)]
-  pairs[stats, on = c(b_cell = "cell"), `:=`(median_b = i.m, runs_b = i.runs)]
-  untested <- pairs[is.na(runs_a) | is.na(runs_b), .N]
+  # The run medians of each cell are rows first[cell] .. first[cell] + runs[cell] - 1.
+  if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
+  runs <- tabulate(medians$cell, max(cells$cell))
+  first <- cumsum(c(1L, runs))[seq_along(runs)]
+  pairs[, `:=`(runs_a = runs[a_cell], runs_b = runs[b_cell])]
+  untested <- pairs[runs_a == 0L | runs_b == 0L, .N]
   if (untested) {
     nbh_warning(what, ": ", untested, " of ", nrow(pairs),
                 " comparable cell pairs have no measurements on a side; they are not tested")
   }
-  tests <- pairs[!is.na(runs_a) & !is.na(runs_b)]
+  tests <- pairs[runs_a > 0L & runs_b > 0L]
   if (!nrow(tests)) return(no_tests())
   tests[, test := .I]
+  values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
+  a_values <- values_of(tests$a_cell)
+  b_values <- values_of(tests$b_cell)
+  cell_median <- medians[cell %in% c(tests$a_cell, tests$b_cell), .(m = median(median)), keyby = cell]
+  tests[cell_median, on = c(a_cell = "cell"), median_a := i.m]
+  tests[cell_median, on = c(b_cell = "cell"), median_b := i.m]
   # Groups: the same cells but for the varied parameter.
   rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
   rest[, rest := .GRP, by = setdiff(params, guideline$varied)]
@@ -45,17 +53,17 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   tests[, group := .GRP, by = .(a_rest, b_rest)]
   tests[, c("a_rest", "b_rest") := NULL]
   # Rank-sum tests of all pairs at once.
-  values <- rbind(medians[tests[, .(test, cell = a_cell)], on = "cell", allow.cartesian = TRUE,
-                          .(test, value = median, is_x = TRUE)],
-                  medians[tests[, .(test, cell = b_cell)], on = "cell", allow.cartesian = TRUE,
-                          .(test, value = median, is_x = FALSE)])
-  rs <- rank_sum_test(values, nrow(tests))
+  alike <- identical(guideline$relation, "~")
+  rs <- rank_sum_test(data.table(test = c(rep(tests$test, tests$runs_a), rep(tests$test, tests$runs_b)),
+                                 value = c(a_values, b_values),
+                                 is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
+                      nrow(tests), both = alike)
   verdict <- function(ratio, p) {
     ratio >= v_thres * (1 - EDGE_TOLERANCE) & p <= p_thres * (1 + EDGE_TOLERANCE)
   }
   tests[, `:=`(ratio = median_a / median_b, p_value = rs$p_x_right, slower = "a")]
   tests[, violated := verdict(ratio, p_value)]
-  if (identical(guideline$relation, "~")) {
+  if (alike) {
     reverse <- tests[, .(ratio = median_b / median_a, p = rs$p_y_right)]
     reverse[, violated := verdict(ratio, p)]
     flip <- reverse$violated | (!tests$violated & reverse$ratio > tests$ratio)

@@ -5,8 +5,8 @@
 
 box_stats <- function(dt, value = "seconds", by = "id") {
   sg <- sorted_groups(dt, value, by)
-  x <- sg$sorted[[value]]
-  out <- rows_of(sg$sorted[, by, with = FALSE], sg$start + 1L)
+  x <- sg$x
+  out <- rows_of(dt[, by, with = FALSE], sg$row[sg$start + 1L])
   out[, `:=`(ymin = x[sg$start + 1L], lower = quantile7_sorted(x, sg$start, sg$n, 0.25),
              middle = quantile7_sorted(x, sg$start, sg$n, 0.5),
              upper = quantile7_sorted(x, sg$start, sg$n, 0.75), ymax = x[sg$start + sg$n], n = sg$n)]

@@ -43,8 +43,10 @@ read_results <- function(file, run_id, experiments) {
   if (is.null(x)) return(none)
   if (!is.integer(x$id)) set(x, j = "id", value = suppressWarnings(as.integer(x$id)))
   if (!is.double(x$seconds)) set(x, j = "seconds", value = suppressWarnings(as.numeric(x$seconds)))
-  bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0
-  if (any(bad) || length(notes)) {
+  clean <- !length(notes) && nrow(x) && !anyNA(x$id) && !anyNA(x$seconds) && min(x$seconds) > 0 &&
+    max(x$seconds) < Inf
+  if (!clean && nrow(x)) {
+    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0
     nbh_warning("run ", run_id, ": results file ", file, " has ", sum(bad), " malformed row(s)",
                 if (length(notes)) paste0(" (", notes[1], ")"), "; they are left out")
     x <- x[!bad]

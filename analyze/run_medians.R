@@ -8,11 +8,14 @@ run_medians <- function(dt, value = "seconds", by = "id") {
     return(out[, `:=`(median = numeric(), n = integer())][])
   }
   sg <- sorted_groups(dt, value, by)
-  x <- sg$sorted[[value]]
-  n <- sg$n
-  # The middle order statistics: the same one twice for odd n.
-  m <- (x[sg$start + (n + 1L) %/% 2L] + x[sg$start + n %/% 2L + 1L]) / 2
-  out <- rows_of(sg$sorted[, by, with = FALSE], sg$start + 1L)
-  out[, `:=`(median = m, n = n)]
+  out <- rows_of(dt[, by, with = FALSE], sg$row[sg$start + 1L])
+  out[, `:=`(median = medians_of_sorted(sg$x, sg$n), n = sg$n)]
   out[]
+}
+
+# The median of each group of the sorted vector x (consecutive groups of
+# sizes n): the middle order statistic, or the mean of the two middle ones.
+medians_of_sorted <- function(x, n) {
+  start <- cumsum(c(0L, n[-length(n)]))
+  (x[start + (n + 1L) %/% 2L] + x[start + n %/% 2L + 1L]) / 2
 }

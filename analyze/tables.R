@@ -16,19 +16,19 @@ test_table <- function(result) {
   out <- g[tests, on = "guideline"]
   a <- cells[tests$a_cell]
   b <- cells[tests$b_cell]
-  a_params <- b_params <- rep("", nrow(tests))
-  append <- function(acc, name, value, use) {
-    piece <- paste0(name, "=", value)
-    ifelse(use & !is.na(value), ifelse(nzchar(acc), paste0(acc, ",", piece), piece), acc)
-  }
+  a_pieces <- b_pieces <- list()
   for (p in params) {
     same <- (is.na(a[[p]]) & is.na(b[[p]])) | (!is.na(a[[p]]) & !is.na(b[[p]]) & a[[p]] == b[[p]])
     value <- a[[p]]
     value[!same] <- NA
     set(out, j = p, value = value)
-    a_params <- append(a_params, p, a[[p]], !same)
-    b_params <- append(b_params, p, b[[p]], !same)
+    if (all(same)) next
+    piece <- function(v) ifelse(same | is.na(v), "", paste0(p, "=", v))
+    a_pieces[[p]] <- piece(a[[p]])
+    b_pieces[[p]] <- piece(b[[p]])
   }
+  a_params <- join_pieces(a_pieces, nrow(tests))
+  b_params <- join_pieces(b_pieces, nrow(tests))
   out[, `:=`(a_params = a_params, b_params = b_params,
              median_a_us = median_a * 1e6, median_b_us = median_b * 1e6)]
   setnames(out, c("guideline", "text"), c("guideline_no", "guideline"))
@@ -37,6 +37,13 @@ test_table <- function(result) {
                      "slower", "violated", "group", "test", "a_cell", "b_cell"))
   out[, c("median_a", "median_b") := NULL]
   out[]
+}
+
+# "p=v,q=w" from a list of per-parameter columns of "p=v" or "".
+join_pieces <- function(pieces, n) {
+  if (!length(pieces)) return(rep("", n))
+  x <- do.call(paste, c(unname(pieces), sep = ","))
+  gsub("^,+|,+$", "", gsub(",{2,}", ",", x))
 }
 
 # One row per guideline and context (the run parameters both sides share;

@@ -10,25 +10,29 @@
 tukey_filter <- function(dt, value = "seconds", by = "id") {
   if (!nrow(dt)) return(dt[0])
   sg <- sorted_groups(dt, value, by)
-  b <- bounds_of_sorted(sg, value, by)
-  x <- sg$sorted[[value]]
-  keep <- x >= rep.int(b$lower, sg$n) & x <= rep.int(b$upper, sg$n)
-  rows_of(sg$sorted, keep, c(by, value))
+  rows_of(dt, sg$row[tukey_keep(sg)], c(by, value))
 }
 
-# Per group: n, q1, q3, lower and upper bound.
+# Which of the sorted values (sorted_groups) are within their group's bounds.
+tukey_keep <- function(sg) {
+  b <- bounds_of_sorted(sg)
+  sg$x >= rep.int(b$lower, sg$n) & sg$x <= rep.int(b$upper, sg$n)
+}
+
+# Per group: the `by` columns, n, q1, q3, lower and upper bound.
 tukey_bounds <- function(dt, value = "seconds", by = "id") {
-  bounds_of_sorted(sorted_groups(dt, value, by), value, by)
+  sg <- sorted_groups(dt, value, by)
+  b <- bounds_of_sorted(sg)
+  out <- rows_of(dt[, by, with = FALSE], sg$row[sg$start + 1L])
+  out[, names(b) := b]
+  out[]
 }
 
-bounds_of_sorted <- function(sg, value, by) {
-  x <- sg$sorted[[value]]
-  q1 <- quantile7_sorted(x, sg$start, sg$n, 0.25)
-  q3 <- quantile7_sorted(x, sg$start, sg$n, 0.75)
+bounds_of_sorted <- function(sg) {
+  q1 <- quantile7_sorted(sg$x, sg$start, sg$n, 0.25)
+  q3 <- quantile7_sorted(sg$x, sg$start, sg$n, 0.75)
   iqr <- q3 - q1
-  b <- rows_of(sg$sorted[, by, with = FALSE], sg$start + 1L)
-  b[, `:=`(n = sg$n, q1 = q1, q3 = q3, lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr)]
-  b[]
+  list(n = sg$n, q1 = q1, q3 = q3, lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr)
 }
 
 # Quantile type 7 of each group of the sorted vector x (groups given by
@@ -45,16 +49,32 @@ quantile7_sorted <- function(x, start, n, p) {
   q
 }
 
-# dt sorted by (by, value), unless its key says it is, with its groups:
-# size n and start (0-based row offset) of each group of equal `by` values.
+# The order of dt by (by, value) -- none if its key says it is sorted --
+# as: row, the rows of dt in that order; x, the values in that order; and
+# each group of equal `by` values's size n and start (0-based offset).
 sorted_groups <- function(dt, value, by) {
   cols <- c(by, value)
-  s <- dt
-  if (!identical(key(dt)[seq_along(cols)], cols)) {
-    s <- rows_of(dt, do.call(order, c(unname(as.list(dt)[cols]), method = "radix")), cols)
+  if (identical(key(dt)[seq_along(cols)], cols)) {
+    row <- seq_len(nrow(dt))
+    x <- dt[[value]]
+    n <- group_sizes(lapply(by, function(b) dt[[b]]))
+  } else {
+    row <- do.call(order, c(lapply(cols, function(col) dt[[col]]), method = "radix"))
+    x <- dt[[value]][row]
+    n <- group_sizes(lapply(by, function(b) dt[[b]][row]))
   }
-  n <- tabulate(rleidv(s, by))
-  list(sorted = s, n = n, start = cumsum(c(0L, n[-length(n)])))
+  list(row = row, x = x, n = n, start = cumsum(c(0L, n[-length(n)])))
+}
+
+# Sizes of the runs of equal keys (a list of sorted vectors); one sorted
+# integer key (an experiment id) is counted with tabulate, in one pass.
+group_sizes <- function(keys) {
+  k <- keys[[1]]
+  if (length(keys) == 1L && is.integer(k) && length(k) && !anyNA(k) && k[length(k)] - k[1] < 4 * length(k)) {
+    n <- tabulate(k - (k[1] - 1L), k[length(k)] - k[1] + 1L)
+    return(n[n > 0L])
+  }
+  tabulate(rleidv(setDT(keys)))
 }
 
 # The rows i of dt (base subsetting, column by column: fast on one thread),

@@ -22,3 +22,17 @@ test_that("run_medians of the values tukey_filter kept (the analyzer's step 1)",
   expect_identical(run_medians(tukey_filter(dt))$median, 5)
   expect_identical(run_medians(tukey_filter(dt))$n, 9L)
 })
+
+test_that("the analyzer's one-sort reduction of a run equals run_medians(tukey_filter(x))", {
+  set.seed(5)
+  ex <- data.table(id = c(4L, 9L, 2L), nrep = c(30L, 7L, 1L))
+  x <- data.table(id = rep(ex$id, ex$nrep), seconds = rlnorm(38) * rep(c(1, 9, 1, 1), c(20, 1, 16, 1)))
+  archive <- list(dir = tempfile("archive-"), experiments = ex)
+  dir.create(file.path(archive$dir, "results"), recursive = TRUE)
+  fwrite(x[, .(id, rep = 0L, seconds)], file.path(archive$dir, "results", "r1.results.csv"))
+  m <- reduce_run(data.table(run_id = "r1", state = "done"), archive)
+  ref <- run_medians(tukey_filter(x))
+  for (col in c("id", "median", "n")) expect_identical(m[[col]], ref[[col]])
+  expect_equal(m$id, c(2L, 4L, 9L))
+  expect_lt(m$n[2], 30L)     # the 9x value of experiment 4 is gone
+})
