@@ -42,6 +42,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores()) {
 reduce_run <- function(run, archive) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
   x <- read_results(file, run$run_id, archive$experiments)
+  if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
   sg <- sorted_groups(x, "seconds", "id")
   keep <- tukey_keep(sg)
   kept <- tabulate(rep.int(seq_along(sg$n), sg$n)[keep], length(sg$n))
