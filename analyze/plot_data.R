@@ -64,7 +64,8 @@ focus_data <- function(result, sel) {
   need[frame$cells, on = "cell", exp := i.exp]
   need[frame$runs, on = c(run = "run_key"), `:=`(archive = i.archive, run_id = i.run_id, run_no = i.run)]
   need[frame$ids, on = c("archive", "exp"), id := i.id]
-  boxes <- rbindlist(lapply(split(need, by = "run"), function(r) {
+  # The raw times of the runs involved, read again (in parallel, as reduce_runs).
+  boxes <- rbindlist(map_in_workers(split(need, by = "run"), function(r) {
     archive <- result$archives[[r$archive[1]]]
     file <- file.path(archive$dir, "results", paste0(r$run_id[1], ".results.csv"))
     x <- withCallingHandlers(read_results(file, r$run_id[1], archive$experiments),

@@ -9,25 +9,11 @@
 
 reduce_runs <- function(archives, frame, cores = analysis_cores()) {
   runs <- frame$runs
-  one <- function(i) {
-    notes <- character()
-    m <- withCallingHandlers(reduce_run(runs[i], archives[[runs$archive[i]]]), warning = function(w) {
-      notes <<- c(notes, conditionMessage(w))
-      invokeRestart("muffleWarning")
-    })
-    list(medians = m[, run := runs$run_key[i]], notes = notes)
-  }
-  out <- if (cores > 1L && nrow(runs) > 1L) {
-    parallel::mclapply(seq_len(nrow(runs)), one, mc.cores = min(cores, nrow(runs)))
-  } else {
-    lapply(seq_len(nrow(runs)), one)
-  }
-  for (o in out) {
-    if (inherits(o, "try-error")) stop(attr(o, "condition"))
-    for (note in o$notes) nbh_warning(note)
-  }
+  out <- map_in_workers(seq_len(nrow(runs)), function(i) {
+    reduce_run(runs[i], archives[[runs$archive[i]]])[, run := runs$run_key[i]]
+  }, cores)
   warn_unlisted_results(archives)
-  medians <- rbindlist(lapply(out, `[[`, "medians"))
+  medians <- rbindlist(out)
   setnames(medians, "n", "n_kept")
   medians[runs, on = c(run = "run_key"), `:=`(archive = i.archive, context = i.context)]
   medians[frame$ids, on = c("archive", "id"), `:=`(exp = i.exp, n = i.nrep)]
@@ -49,6 +35,29 @@ reduce_run <- function(run, archive) {
   m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = medians_of_sorted(sg$x[keep], kept), n = kept)
   report_coverage(run, nrow(m), nrow(archive$experiments))
   m
+}
+
+# lapply(x, f) in forked workers (one per core). A worker's warnings are
+# raised again here, in the order of x, and its errors stop the analysis.
+map_in_workers <- function(x, f, cores = analysis_cores()) {
+  one <- function(item) {
+    notes <- character()
+    value <- withCallingHandlers(f(item), warning = function(w) {
+      notes <<- c(notes, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, notes = notes)
+  }
+  out <- if (cores > 1L && length(x) > 1L) {
+    parallel::mclapply(x, one, mc.cores = min(cores, length(x)))
+  } else {
+    lapply(x, one)
+  }
+  lapply(out, function(o) {
+    if (inherits(o, "try-error")) stop(attr(o, "condition"))
+    for (note in o$notes) nbh_warning(note)
+    o$value
+  })
 }
 
 analysis_cores <- function() {

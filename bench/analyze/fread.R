@@ -1,13 +1,12 @@
-# Bare fread of every results file of an archive, with all threads: the
-# baseline of bench-analyze. Prints the best of three and all three times.
+# Bare fread of every results file of an archive (the baseline of
+# bench-analyze): Rscript fread.R ARCHIVE THREADS. Prints the seconds of
+# one pass over the files (R start-up not included), the files and rows.
 suppressPackageStartupMessages(library(data.table))
-setDTthreads(0L)
-files <- list.files(file.path(commandArgs(TRUE)[1], "results"), pattern = "\\.results\\.csv$", full.names = TRUE)
-times <- vapply(1:3, function(i) {
-  start <- proc.time()[["elapsed"]]
-  x <- lapply(files, fread)
-  rows <<- sum(vapply(x, nrow, 0L))
-  proc.time()[["elapsed"]] - start
-}, 0)
-cat(sprintf("files %d\nrows %d\nfread_best %.3f\nfread_all %s\nthreads %d\n", length(files), rows, min(times),
-            paste(sprintf("%.2f", times), collapse = " "), getDTthreads()))
+args <- commandArgs(TRUE)
+setDTthreads(as.integer(args[2]))
+files <- list.files(file.path(args[1], "results"), pattern = "\\.results\\.csv$", full.names = TRUE)
+start <- proc.time()[["elapsed"]]
+x <- lapply(files, fread)
+seconds <- proc.time()[["elapsed"]] - start
+cat(sprintf("seconds %.3f\nfiles %d\nrows %d\nthreads %d\n", seconds, length(files), sum(vapply(x, nrow, 0L)),
+            getDTthreads()))

@@ -39,9 +39,16 @@ test_that("the focus plot draws one box per run and side with the reference line
   fd <- focus_data(result, vt[1])
   p <- focus_plot(fd$plots[1], fd$data[plot == 1L])
   built <- ggplot_build(p)
-  expect_equal(nrow(built$data[[1]]), 16L)
-  expect_equal(unique(built$data[[2]]$yintercept), 1)       # in both panels
-  expect_equal(unique(built$data[[3]]$yintercept), vt$median_b_us[1] / vt$median_a_us[1])
+  d <- fd$data[plot == 1L][order(side, run)]
+  whiskers <- as.data.table(built$data[[1]])[order(PANEL, x)]
+  boxes <- as.data.table(built$data[[2]])[order(PANEL, xmin)]
+  middles <- as.data.table(built$data[[3]])[order(PANEL, x)]
+  expect_equal(nrow(boxes), 16L)
+  expect_equal(whiskers[, .(y, yend)], d[, .(y = ymin, yend = ymax)], ignore_attr = TRUE)
+  expect_equal(boxes[, .(ymin, ymax)], d[, .(ymin = lower, ymax = upper)], ignore_attr = TRUE)
+  expect_equal(middles$y, d$middle)
+  expect_equal(unique(built$data[[4]]$yintercept), 1)       # in both panels
+  expect_equal(unique(built$data[[5]]$yintercept), vt$median_b_us[1] / vt$median_a_us[1])
   expect_match(fd$plots$caption[1], "msize=1024.*ratio 1\\.2")
   expect_equal(p$labels$y, "time / median of a's run medians")
 })
