@@ -7,7 +7,8 @@
 # the partners differ: the assessment must fix them.
 #
 # cells: data.table(cell, <params>); a, b: named lists parameter -> level.
-# Returns data.table(a_cell, b_cell).
+# deployment (NxP) and nprocs go together: a side that fixes one leaves both
+# out. Returns data.table(a_cell, b_cell).
 
 cells_of_side <- function(cells, side) {
   keep <- rep(TRUE, nrow(cells))
@@ -18,7 +19,9 @@ cells_of_side <- function(cells, side) {
 match_sides <- function(cells, a, b, params, what = "guideline") {
   A <- cells_of_side(cells, a)
   B <- cells_of_side(cells, b)
-  free <- setdiff(params, union(names(a), names(b)))
+  fixed <- union(names(a), names(b))
+  if (any(c("deployment", "nprocs") %in% fixed)) fixed <- union(fixed, c("deployment", "nprocs"))
+  free <- setdiff(params, fixed)
   # Cells with the same parameters not applying are joined in one go.
   na_pattern <- function(x) {
     if (!length(free)) return(rep("", nrow(x)))

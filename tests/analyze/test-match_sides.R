@@ -34,3 +34,13 @@ test_that("sides that share a cell are an error; no common cells give no pairs",
   expect_equal(nrow(p), 0L)
   expect_named(p, c("a_cell", "b_cell"))
 })
+
+test_that("fixing nprocs or deployment on a side leaves out both (scaling guidelines)", {
+  p2 <- c("deployment", "nprocs", "op", "msize")
+  cells <- make_cells(deployment = rep(c("1x4", "2x4"), each = 2L), nprocs = rep(c(4L, 8L), each = 2L),
+                      op = "x", msize = c(1L, 2L, 1L, 2L))
+  p <- match_sides(cells, list(nprocs = 8L), list(nprocs = 4L), p2)
+  expect_equal(p$a_cell, 3:4)
+  expect_equal(p$b_cell, 1:2)
+  expect_equal(nrow(match_sides(cells, list(deployment = "2x4"), list(deployment = "1x4"), p2)), 2L)
+})
