@@ -77,6 +77,9 @@ if (sys.nframe() == 0L) {
   # The work is in vectorised primitives; byte-compiling the analyzer's
   # functions on first use costs about a second and gains nothing.
   compiler::enableJIT(0L)
-  source(file.path(Sys.getenv("NBH_ROOT", "."), "analyze", "load.R"))
+  loaded <- tryCatch(source(file.path(Sys.getenv("NBH_ROOT", "."), "analyze", "load.R")), error = function(e) {
+    message("nbhbench: cannot load the analyzer: ", gsub("\n", " ", conditionMessage(e)))
+    quit(save = "no", status = 1L)
+  })
   run_main(commandArgs(TRUE))
 }

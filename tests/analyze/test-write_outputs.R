@@ -71,3 +71,29 @@ test_that("the output directory: an earlier analysis is replaced, anything else 
   expect_error(analysed(other), "is not an nbhbench analysis; choose another --out", class = "nbh_output_error")
   expect_equal(readLines(file.path(other, "notes.txt")), "mine")
 })
+
+test_that("with several parameter sets the report says which set removes which violations (SPEC 6)", {
+  dir <- file.path(tempfile("tuning-"), "tuning")
+  write_synthetic_archive(dir, synthetic_experiments("small", nrep = 20L), deployments = "1x4", nrun = 8L,
+                          param_sets = c("default", "tuned"), inputs = FALSE, seed = 9L,
+                          planted = list(list(where = list(op = "neighbor_allgather", topology = "cart", nfin = 0,
+                                                           reorder = 0, msize = 4096, param_set = "default"),
+                                              factor = 1.3)))
+  result <- analyze_archives(dir, root = nbh_root)
+  tt <- test_table(result)
+  expect_equal(tt[violated == TRUE, .N, keyby = .(tag, param_set)],
+               data.table(tag = c("GL4", "GL9"), param_set = "default", N = 1L, key = c("tag", "param_set")))
+  ps <- param_set_table(tt, result$params$name)
+  expect_equal(ps[tag == "GL4", .(param_set, violated, `removed vs default`, `added vs default`)],
+               data.table(param_set = c("default", "tuned"), violated = c(1L, 0L),
+                          `removed vs default` = c(NA, 1L), `added vs default` = c(NA, 0L)))
+  s <- summary_table(result, tt)
+  expect_equal(s[tag == "GL4", .(param_set, n_vio_tests)], data.table(param_set = c("default", "tuned"), n_vio_tests = c(1L, 0L)))
+  out_dir <- tempfile("out-")
+  write_outputs(result, list(out = out_dir, plots = FALSE, created = "now", version = "test"))
+  md <- readLines(file.path(out_dir, "report.md"))
+  expect_true("## Library parameter sets" %in% md)
+  expect_true(any(grepl("| GL4 | neighbor_allgather <= neighbor_alltoall | openmpi | 1x4 | tuned | 0 | 1 | 0 | 48 |",
+                        md, fixed = TRUE)))
+  expect_true(any(grepl("| guideline | default 1x4 | tuned 1x4 |", md, fixed = TRUE)))
+})
