@@ -1,7 +1,7 @@
 # The whole assessment of one or several archives, without writing
 # anything: read the tables, check the assessment against them (before the
 # long part, so that a typo fails fast), reduce every run to run medians,
-# assess every guideline. Returns everything the tables, plots and report
+# assess every guideline (runs and guidelines in parallel workers). Returns everything the tables, plots and report
 # are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
@@ -17,7 +17,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
-  tests <- rbindlist(lapply(seq_along(guidelines), function(k) {
+  tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
     assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
                      pairs = pairs[[k]])[, guideline := k]
   }))
