@@ -6,10 +6,11 @@
 # loss is a warning naming the run; a missing or empty file is a run without
 # results. Returns data.table(id, seconds).
 
-read_results <- function(file, run_id, experiments) {
+read_results <- function(file, run_id, experiments, state = NULL) {
   none <- data.table(id = integer(), seconds = numeric())
   if (!file.exists(file)) {
-    nbh_warning("run ", run_id, ": no results file (", file, "); analysed without this run")
+    nbh_warning("run ", run_id, ": no results file (", file, if (!is.null(state)) paste0("; state ", state),
+                "); analysed without this run")
     return(none)
   }
   size <- file.size(file)

@@ -27,7 +27,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores()) {
 # run_medians(tukey_filter(x)) but from one sort of the run's values.
 reduce_run <- function(run, archive) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
-  x <- read_results(file, run$run_id, archive$experiments)
+  x <- read_results(file, run$run_id, archive$experiments, run$state)
   if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
   sg <- sorted_groups(x, "seconds", "id")
   keep <- tukey_keep(sg)

@@ -16,7 +16,7 @@ test_that("a run without results is analysed without it, with a warning naming i
   unlink(result_file(dir, "1x4-default-r003"))
   w <- warnings_of(result <- analyze_archives(dir, root = nbh_root))
   expect_equal(w, paste0("run 1x4-default-r003: no results file (", result_file(dir, "1x4-default-r003"),
-                         "); analysed without this run"))
+                         "; state done); analysed without this run"))
   tt <- test_table(result)
   expect_equal(unique(tt[deployment == "1x4", c(runs_a, runs_b)]), 7L)
   expect_equal(unique(tt[deployment == "2x4", c(runs_a, runs_b)]), 8L)
