@@ -18,13 +18,6 @@
 # outliers (probability outlier_rate, time x U(2, 6)) for the Tukey filter.
 suppressPackageStartupMessages(library(data.table))
 
-synthetic_root <- function() {
-  root <- Sys.getenv("NBH_ROOT")
-  if (nzchar(root)) return(root)
-  normalizePath(file.path(dirname(sys.frame(1)$ofile %||% "tests/analyze/x"), "..", ".."))
-}
-`%||%` <- function(a, b) if (is.null(a)) b else a
-
 # The 15 message sizes of the study: 256 B * sqrt(2)^k, k = 0..14, rounded down.
 study_msizes <- function() as.integer(floor(256 * sqrt(2)^(0:14) + 1e-9))
 
