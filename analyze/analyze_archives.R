@@ -1,0 +1,42 @@
+# The whole assessment of one or several archives, without writing
+# anything: read the tables, check the assessment against them (before the
+# long part, so that a typo fails fast), reduce every run to run medians,
+# assess every guideline (runs and guidelines in parallel workers). Returns everything the tables, plots and report
+# are made of.
+
+analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
+                             root = Sys.getenv("NBH_ROOT", ".")) {
+  registry <- read_registry(root)
+  params <- analysis_parameters(registry)
+  archives <- lapply(dirs, read_archive, registry = registry)
+  if (is.null(assess)) assess <- default_assessment(archives)
+  guidelines <- parse_assessment(assess, registry$guidelines$id)
+  frame <- combine_archives(archives, params)
+  guidelines <- check_assessment(guidelines, frame$cells, params)
+  pairs <- lapply(guidelines, function(g) {
+    match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
+  })
+  medians <- reduce_runs(archives, frame)
+  tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
+    assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
+                     pairs = pairs[[k]])[, guideline := k]
+  }))
+  setcolorder(tests, "guideline")
+  list(archives = archives, registry = registry, params = params, frame = frame,
+       guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
+       p_thres = p_thres, v_thres = v_thres)
+}
+
+# campaign/assessment.conf of the archives (they must agree).
+default_assessment <- function(archives) {
+  files <- file.path(vapply(archives, `[[`, "", "dir"), "campaign", "assessment.conf")
+  have <- file.exists(files)
+  if (!any(have)) {
+    input_error(archives[[1]]$dir, ": no campaign/assessment.conf; name one with --assess FILE")
+  }
+  texts <- vapply(files[have], function(f) paste(readLines(f, warn = FALSE), collapse = "\n"), "")
+  if (length(unique(texts)) > 1L) {
+    input_error("the archives have different campaign/assessment.conf files; name one with --assess FILE")
+  }
+  files[have][1]
+}

@@ -1,0 +1,84 @@
+# The verdict of one guideline (SPEC 5, steps 2-4). For every pair of cells
+# (a, b) that match_sides pairs and that both have run medians:
+#   p     one-sided Wilcoxon rank-sum test that a's run medians lie to the
+#         right of b's (rank_sum_test: wilcox.test(..., "greater"));
+#   ratio v = median(m_a) / median(m_b);
+#   violated iff v >= v_thres and p <= p_thres.
+# For a ~ b the test is also done the other way (b's medians right of a's,
+# ratio median(m_b) / median(m_a)) and is violated if either way is; ratio,
+# p_value and `slower` then describe the way with the larger ratio (the way
+# that is violated, if one is). Tests that differ only in the varied
+# parameter form a group; a group is violated if any of its tests is.
+#
+# Both thresholds are inclusive; a relative tolerance of 1e-12 keeps values
+# that equal a threshold up to floating-point rounding on the violated side.
+#
+# guideline: list(a, b, relation, varied, text, where); cells:
+# data.table(cell, <params>); medians: data.table(cell, run, median); pairs:
+# what match_sides returns for the guideline, if already known.
+# Returns one row per test: test, a_cell, b_cell, group, runs_a, runs_b,
+# median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"), violated.
+
+EDGE_TOLERANCE <- 1e-12
+
+assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
+                             pairs = NULL) {
+  what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
+  pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
+  if (!nrow(pairs)) return(no_tests())
+  # The run medians of each cell are rows first[cell] .. first[cell] + runs[cell] - 1.
+  if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
+  runs <- tabulate(medians$cell, max(cells$cell))
+  first <- cumsum(c(1L, runs))[seq_along(runs)]
+  pairs[, `:=`(runs_a = runs[a_cell], runs_b = runs[b_cell])]
+  untested <- pairs[runs_a == 0L | runs_b == 0L, .N]
+  if (untested) {
+    nbh_warning(what, ": ", untested, " of ", nrow(pairs),
+                " comparable cell pairs have no measurements on a side; they are not tested")
+  }
+  tests <- pairs[runs_a > 0L & runs_b > 0L]
+  if (!nrow(tests)) return(no_tests())
+  tests[, test := .I]
+  values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
+  a_values <- values_of(tests$a_cell)
+  b_values <- values_of(tests$b_cell)
+  cell_median <- medians[cell %in% c(tests$a_cell, tests$b_cell), .(m = median(median)), keyby = cell]
+  tests[cell_median, on = c(a_cell = "cell"), median_a := i.m]
+  tests[cell_median, on = c(b_cell = "cell"), median_b := i.m]
+  # Groups: the same cells but for the varied parameter.
+  rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
+  rest[, rest := .GRP, by = setdiff(params, guideline$varied)]
+  tests[rest, on = c(a_cell = "cell"), a_rest := i.rest]
+  tests[rest, on = c(b_cell = "cell"), b_rest := i.rest]
+  tests[, group := .GRP, by = .(a_rest, b_rest)]
+  tests[, c("a_rest", "b_rest") := NULL]
+  # Rank-sum tests of all pairs at once.
+  alike <- identical(guideline$relation, "~")
+  rs <- rank_sum_test(data.table(test = c(rep(tests$test, tests$runs_a), rep(tests$test, tests$runs_b)),
+                                 value = c(a_values, b_values),
+                                 is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
+                      nrow(tests), both = alike)
+  verdict <- function(ratio, p) {
+    ratio >= v_thres * (1 - EDGE_TOLERANCE) & p <= p_thres * (1 + EDGE_TOLERANCE)
+  }
+  tests[, `:=`(ratio = median_a / median_b, p_value = rs$p_x_right, slower = "a")]
+  tests[, violated := verdict(ratio, p_value)]
+  if (alike) {
+    reverse <- tests[, .(ratio = median_b / median_a, p = rs$p_y_right)]
+    reverse[, violated := verdict(ratio, p)]
+    flip <- reverse$violated | (!tests$violated & reverse$ratio > tests$ratio)
+    tests[flip, `:=`(ratio = reverse$ratio[flip], p_value = reverse$p[flip], slower = "b",
+                     violated = reverse$violated[flip])]
+  }
+  setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
+                       "ratio", "p_value", "slower", "violated"))
+  tests[]
+}
+
+no_tests <- function() {
+  data.table(test = integer(), a_cell = integer(), b_cell = integer(), group = integer(), runs_a = integer(),
+             runs_b = integer(), median_a = numeric(), median_b = numeric(), ratio = numeric(),
+             p_value = numeric(), slower = character(), violated = logical())
+}
+
+`%||%` <- function(a, b) if (is.null(a)) b else a

@@ -1,0 +1,82 @@
+# What the plots draw, computed here so that plots/ only draws (SPEC 5):
+#   overview_data  per violated group, the median of run medians of a and b
+#                  at each level of the varied parameter, violations marked;
+#   focus_data     per violation, box statistics of the kept raw times of
+#                  each run of a and b, normalised to median(m_a).
+# Each returns list(plots = one row per plot: plot, file, title, caption,
+# a_label, b_label, varied, ...; data = the rows to draw, by plot).
+
+# "topology=cart, ndim=2, ...; a: op=...; b: op=..." for rows of the test
+# table: the parameters both sides share (the varied one only if
+# with_varied), then what differs.
+parameter_text <- function(tt_rows, params, with_varied = FALSE) {
+  shared <- rep("", nrow(tt_rows))
+  for (p in setdiff(params, RUN_PARAMETERS)) {
+    v <- tt_rows[[p]]
+    piece <- paste0(p, "=", v)
+    use <- !is.na(v) & (with_varied | tt_rows$varied != p)
+    shared <- ifelse(use, ifelse(nzchar(shared), paste0(shared, ", ", piece), piece), shared)
+  }
+  sprintf("%s; a: %s; b: %s", shared, tt_rows$a_params, tt_rows$b_params)
+}
+
+# "openmpi default, 2x4 (8 processes); " and the parameter_text.
+plot_caption <- function(tt_rows, params, with_varied = FALSE) {
+  sprintf("%s %s, %s (%s processes); %s", tt_rows$library, tt_rows$param_set, tt_rows$deployment,
+          tt_rows$nprocs, parameter_text(tt_rows, params, with_varied))
+}
+
+plot_stem <- function(guideline_no, tag) {
+  sprintf("%02d-%s", guideline_no, ifelse(is.na(tag), "guideline", tag))
+}
+
+# tt: the test table; groups: data.table(guideline_no, group) to draw.
+overview_data <- function(tt, groups, params) {
+  if (!nrow(groups)) return(list(plots = data.table(), data = data.table()))
+  plots <- copy(groups)[, plot := .I]
+  rows <- tt[plots, on = c("guideline_no", "group")]
+  first <- rows[, .SD[1], by = plot]
+  plots[first, on = "plot", `:=`(
+    file = sprintf("overview-%s-g%03d", plot_stem(i.guideline_no, i.tag), i.group),
+    title = paste0(ifelse(is.na(i.tag), "", paste0(i.tag, ": ")), i.guideline),
+    a_label = i.a_text, b_label = i.b_text, slower = i.slower, varied = i.varied)]
+  plots[, caption := plot_caption(first, params)]
+  data <- rows[, .(plot, x = NA_character_, median_a_us, median_b_us, violated, slower)]
+  for (v in unique(rows$varied)) data[rows$varied == v, x := as.character(rows[[v]][rows$varied == v])]
+  data[, x_num := suppressWarnings(as.numeric(x))]
+  setorder(data, plot, x_num, x)
+  list(plots = plots, data = data)
+}
+
+# One focus plot per test in `sel` (rows of the test table).
+focus_data <- function(result, sel) {
+  if (!nrow(sel)) return(list(plots = data.table(), data = data.table()))
+  frame <- result$frame
+  plots <- sel[, .(plot = .I, guideline_no, tag, guideline, group, test, a_cell, b_cell, ratio, p_value,
+                   median_a_us, median_b_us, a_label = a_text, b_label = b_text, varied)]
+  plots[, file := sprintf("focus-%s-g%03d-t%04d", plot_stem(guideline_no, tag), group, test)]
+  plots[, title := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
+  plots[, level := vapply(seq_len(nrow(sel)), function(i) as.character(sel[[sel$varied[i]]][i]), "")]
+  plots[, caption := sprintf("%s; ratio %.3f, p = %.2g", plot_caption(sel, result$params$name, TRUE),
+                             ratio, p_value)]
+  sides <- rbind(plots[, .(plot, side = "a", cell = a_cell)], plots[, .(plot, side = "b", cell = b_cell)])
+  need <- unique(result$medians[cell %in% sides$cell, .(cell, run)])
+  need[frame$cells, on = "cell", exp := i.exp]
+  need[frame$runs, on = c(run = "run_key"), `:=`(archive = i.archive, run_id = i.run_id, run_no = i.run)]
+  need[frame$ids, on = c("archive", "exp"), id := i.id]
+  # The raw times of the runs involved, read again (in parallel, as reduce_runs).
+  boxes <- rbindlist(map_in_workers(split(need, by = "run"), function(r) {
+    archive <- result$archives[[r$archive[1]]]
+    file <- file.path(archive$dir, "results", paste0(r$run_id[1], ".results.csv"))
+    x <- withCallingHandlers(read_results(file, r$run_id[1], archive$experiments),
+                             nbh_warning = function(w) invokeRestart("muffleWarning"))  # said before
+    b <- box_stats(tukey_filter(x[id %in% r$id], "seconds", "id"), "seconds", "id")
+    b[r, on = "id", `:=`(cell = i.cell, run_no = i.run_no)][!is.na(cell)]
+  }))
+  data <- sides[boxes, on = "cell", allow.cartesian = TRUE, nomatch = NULL]
+  data[plots, on = "plot", scale := i.median_a_us / 1e6]
+  for (col in c("ymin", "lower", "middle", "upper", "ymax")) set(data, j = col, value = data[[col]] / data$scale)
+  data[, scale := NULL]
+  setorder(data, plot, side, run_no)
+  list(plots = plots, data = data[, .(plot, side, run = run_no, ymin, lower, middle, upper, ymax, n)])
+}

@@ -1,0 +1,86 @@
+# Reads results/RUN.results.csv of one run (docs/archive.md: id,rep,seconds;
+# nrep rows for every complete experiment) and keeps only what can be
+# trusted: a line cut off at the end of the file (no newline) is dropped,
+# rows that are not an integer id and a positive finite time are dropped, and
+# an experiment with another number of rows than its nrep is dropped. Each
+# loss is a warning naming the run; a missing or empty file is a run without
+# results. Returns data.table(id, seconds).
+
+read_results <- function(file, run_id, experiments, state = NULL) {
+  none <- data.table(id = integer(), seconds = numeric())
+  if (!file.exists(file)) {
+    nbh_warning("run ", run_id, ": no results file (", file, if (!is.null(state)) paste0("; state ", state),
+                "); analysed without this run")
+    return(none)
+  }
+  size <- file.size(file)
+  if (size == 0) {
+    nbh_warning("run ", run_id, ": results file ", file, " is empty; analysed without this run")
+    return(none)
+  }
+  input <- list(file = file)
+  if (!ends_with_newline(file, size)) {
+    # A line without its newline may be cut inside a number (1.2e-05 -> 1.2).
+    bytes <- readBin(file, "raw", size)
+    newlines <- which(bytes == as.raw(10L))
+    nbh_warning("run ", run_id, ": results file ", file, " ends in a cut line; that line is left out")
+    if (!length(newlines)) return(none)
+    input <- list(text = rawToChar(bytes[seq_len(max(newlines))]))
+  }
+  notes <- character()
+  x <- tryCatch(
+    withCallingHandlers(
+      do.call(fread, c(input, list(select = c("id", "seconds"), fill = TRUE, na.strings = c("", "NA"),
+                                   colClasses = c(id = "integer", seconds = "double")))),
+      warning = function(w) {
+        notes <<- c(notes, conditionMessage(w))
+        invokeRestart("muffleWarning")
+      }),
+    error = function(e) {
+      nbh_warning("run ", run_id, ": results file ", file, " cannot be read (", conditionMessage(e),
+                  "); analysed without this run")
+      NULL
+    })
+  if (is.null(x)) return(none)
+  if (!is.integer(x$id)) set(x, j = "id", value = suppressWarnings(as.integer(x$id)))
+  if (!is.double(x$seconds)) set(x, j = "seconds", value = suppressWarnings(as.numeric(x$seconds)))
+  clean <- !length(notes) && nrow(x) && !anyNA(x$id) && !anyNA(x$seconds) && min(x$seconds) > 0 &&
+    max(x$seconds) < Inf
+  if (!clean && nrow(x)) {
+    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0
+    nbh_warning("run ", run_id, ": results file ", file, " has ", sum(bad), " malformed row(s)",
+                if (length(notes)) paste0(" (", notes[1], ")"), "; they are left out")
+    x <- x[!bad]
+  }
+  complete_experiments(x, run_id, experiments)
+}
+
+ends_with_newline <- function(file, size) {
+  con <- file(file, "rb")
+  on.exit(close(con))
+  seek(con, size - 1)
+  identical(readBin(con, "raw", 1L), as.raw(10L))
+}
+
+# Keeps the experiments with exactly nrep rows.
+complete_experiments <- function(x, run_id, experiments) {
+  if (!nrow(x)) return(x)
+  max_id <- max(x$id, experiments$id)
+  rows <- tabulate(x$id + 1L, max_id + 1L)
+  nrep <- integer(max_id + 1L)
+  nrep[experiments$id + 1L] <- experiments$nrep
+  known <- rows > 0L & nrep > 0L
+  unknown <- which(rows > 0L & nrep == 0L) - 1L
+  wrong <- which(known & rows != nrep) - 1L
+  if (length(unknown)) {
+    nbh_warning("run ", run_id, ": rows of experiment id(s) ", format_list(unknown),
+                " that experiments.csv does not have; left out")
+  }
+  if (length(wrong)) {
+    nbh_warning("run ", run_id, ": experiment(s) ", format_list(wrong),
+                " have another number of rows than their nrep; left out")
+  }
+  if (!length(unknown) && !length(wrong)) return(x)
+  keep <- known & rows == nrep
+  x[keep[id + 1L]]
+}

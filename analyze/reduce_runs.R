@@ -1,0 +1,89 @@
+# Reads the measurements of every run, one results file at a time, and
+# reduces each to its run medians: Tukey filter and median per experiment
+# (SPEC 5, step 1). Runs are independent: with several cores they are
+# reduced in parallel (forked workers, NBH_ANALYZE_CORES to choose how
+# many); a worker's warnings are raised again here, in run order. Memory
+# stays at a few runs' rows. Returns data.table(cell, run, median, n, n_kept):
+# the run's key (runs$run_key), the median of the n_kept values the filter
+# kept of the n measured.
+
+reduce_runs <- function(archives, frame, cores = analysis_cores()) {
+  runs <- frame$runs
+  out <- map_in_workers(seq_len(nrow(runs)), function(i) {
+    reduce_run(runs[i], archives[[runs$archive[i]]])[, run := runs$run_key[i]]
+  }, cores)
+  warn_unlisted_results(archives)
+  medians <- rbindlist(out)
+  setnames(medians, "n", "n_kept")
+  medians[runs, on = c(run = "run_key"), `:=`(archive = i.archive, context = i.context)]
+  medians[frame$ids, on = c("archive", "id"), `:=`(exp = i.exp, n = i.nrep)]
+  medians[frame$cells, on = c("exp", "context"), cell := i.cell]
+  medians <- medians[, .(cell, run, median, n, n_kept)]
+  setkeyv(medians, c("cell", "run"))
+  medians[]
+}
+
+# The run medians of one run: data.table(id, median, n), the same as
+# run_medians(tukey_filter(x)) but from one sort of the run's values.
+reduce_run <- function(run, archive) {
+  file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
+  x <- read_results(file, run$run_id, archive$experiments, run$state)
+  if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
+  sg <- sorted_groups(x, "seconds", "id")
+  keep <- tukey_keep(sg)
+  kept <- tabulate(rep.int(seq_along(sg$n), sg$n)[keep], length(sg$n))
+  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = medians_of_sorted(sg$x[keep], kept), n = kept)
+  report_coverage(run, nrow(m), nrow(archive$experiments))
+  m
+}
+
+# lapply(x, f) in forked workers (one per core). A worker's warnings are
+# raised again here, in the order of x, and its errors stop the analysis.
+map_in_workers <- function(x, f, cores = analysis_cores()) {
+  one <- function(item) {
+    notes <- character()
+    value <- withCallingHandlers(f(item), warning = function(w) {
+      notes <<- c(notes, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    list(value = value, notes = notes)
+  }
+  out <- if (cores > 1L && length(x) > 1L) {
+    parallel::mclapply(x, one, mc.cores = min(cores, length(x)))
+  } else {
+    lapply(x, one)
+  }
+  lapply(out, function(o) {
+    if (inherits(o, "try-error")) stop(attr(o, "condition"))
+    for (note in o$notes) nbh_warning(note)
+    o$value
+  })
+}
+
+analysis_cores <- function() {
+  cores <- suppressWarnings(as.integer(Sys.getenv("NBH_ANALYZE_CORES", "")))
+  if (is.na(cores)) cores <- parallel::detectCores(logical = FALSE)
+  if (is.na(cores) || .Platform$OS.type != "unix") 1L else max(cores, 1L)
+}
+
+# One warning for a run whose results do not cover all its experiments, or
+# whose state says it did not end well.
+report_coverage <- function(run, done, total) {
+  if (done == 0L) return(invisible())   # read_results has said why
+  if (done < total) {
+    nbh_warning("run ", run$run_id, ": results for ", done, " of ", total, " experiments (state ",
+                run$state, "); analysed with what it has")
+  } else if (!identical(run$state, "done")) {
+    nbh_warning("run ", run$run_id, ": state is ", run$state, " although every experiment has results")
+  }
+}
+
+warn_unlisted_results <- function(archives) {
+  for (a in archives) {
+    files <- list.files(file.path(a$dir, "results"), pattern = "\\.results\\.csv$")
+    extra <- setdiff(sub("\\.results\\.csv$", "", files), a$runs$run_id)
+    if (length(extra)) {
+      nbh_warning(a$dir, ": results of run(s) ", format_list(extra), " are not in runs.csv; ignored")
+    }
+  }
+}

@@ -1,0 +1,30 @@
+# What the analyzer takes from registry/*.csv (the one list of parameters,
+# operations and guidelines) and from docs/archive.md (the run parameters).
+
+# The parameters of runs.csv that are parameters of the analysis. `deployment`
+# (NxP) is kept beside `nprocs` so that 2x8 and 4x4 are never pooled.
+RUN_PARAMETERS <- c("library", "param_set", "deployment", "nprocs")
+# Columns of experiments.csv that are not parameters of the analysis.
+NOT_ANALYSED <- c("id", "nrep", "seed")
+
+read_registry <- function(root) {
+  read <- function(name) {
+    path <- file.path(root, "registry", name)
+    if (!file.exists(path)) input_error("registry file ", path, " is missing")
+    fread(path, colClasses = "character", na.strings = NULL)
+  }
+  list(parameters = read("parameters.csv"), guidelines = read("guidelines.csv"),
+       operations = read("operations.csv"))
+}
+
+# The parameters of the analysis in a fixed order: run parameters, then the
+# experiment parameters in registry order. type: integer, number or word.
+analysis_parameters <- function(registry) {
+  p <- registry$parameters[!name %in% NOT_ANALYSED, .(name, type, source = "experiment")]
+  rbind(data.table(name = RUN_PARAMETERS, type = c("word", "word", "word", "integer"), source = "run"), p)
+}
+
+# The R vector type of a registry type.
+r_type <- function(type) {
+  c(integer = "integer", number = "double", word = "character")[type]
+}

@@ -1,0 +1,75 @@
+# The tables of the analysis: every test with its parameters (tests.csv),
+# the violated ones (violations.csv), and the counts per guideline and
+# context (summary.csv). docs/analyze.md describes every column.
+
+# One row per test. A parameter column holds the value both sides share; it
+# is empty where they differ, and a_params / b_params list those values
+# (`topology=cart` / `topology=vneum,radius=1,order=FMAJ`).
+test_table <- function(result) {
+  tests <- result$tests
+  cells <- result$frame$cells
+  params <- result$params$name
+  g <- rbindlist(lapply(result$guidelines, function(x) {
+    data.table(set = x$set, tag = x$tag, text = x$text, relation = x$relation,
+               parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text)
+  }))[, guideline := .I]
+  out <- g[tests, on = "guideline"]
+  a <- cells[tests$a_cell]
+  b <- cells[tests$b_cell]
+  a_pieces <- b_pieces <- list()
+  for (p in params) {
+    same <- (is.na(a[[p]]) & is.na(b[[p]])) | (!is.na(a[[p]]) & !is.na(b[[p]]) & a[[p]] == b[[p]])
+    value <- a[[p]]
+    value[!same] <- NA
+    set(out, j = p, value = value)
+    if (all(same)) next
+    piece <- function(v) ifelse(same | is.na(v), "", paste0(p, "=", v))
+    a_pieces[[p]] <- piece(a[[p]])
+    b_pieces[[p]] <- piece(b[[p]])
+  }
+  a_params <- join_pieces(a_pieces, nrow(tests))
+  b_params <- join_pieces(b_pieces, nrow(tests))
+  out[, `:=`(a_params = a_params, b_params = b_params,
+             median_a_us = median_a * 1e6, median_b_us = median_b * 1e6)]
+  setnames(out, c("guideline", "text"), c("guideline_no", "guideline"))
+  setcolorder(out, c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params",
+                     "b_params", "runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "p_value",
+                     "slower", "violated", "group", "test", "a_cell", "b_cell"))
+  out[, c("median_a", "median_b") := NULL]
+  out[]
+}
+
+# "p=v,q=w" from a list of per-parameter columns of "p=v" or "".
+join_pieces <- function(pieces, n) {
+  if (!length(pieces)) return(rep("", n))
+  x <- do.call(paste, c(unname(pieces), sep = ","))
+  gsub("^,+|,+$", "", gsub(",{2,}", ",", x))
+}
+
+# One row per guideline and context (the run parameters both sides share;
+# empty where the guideline compares them), in assessment order.
+summary_table <- function(result, tt = test_table(result)) {
+  by <- c("guideline_no", RUN_PARAMETERS)
+  s <- tt[, .(n_vio_tests = sum(violated), n_tests = .N,
+              n_vio_groups = uniqueN(group[violated]), n_groups = uniqueN(group)), keyby = by]
+  # A guideline without a single test still gets a row, with zeros.
+  none <- setdiff(seq_along(result$guidelines), s$guideline_no)
+  if (length(none)) {
+    s <- rbind(s, data.table(guideline_no = none, n_vio_tests = 0L, n_tests = 0L, n_vio_groups = 0L,
+                             n_groups = 0L), fill = TRUE)
+  }
+  g <- rbindlist(lapply(result$guidelines, function(x) data.table(set = x$set, tag = x$tag, text = x$text)))
+  s <- cbind(g[s$guideline_no], s)
+  setorderv(s, c("guideline_no", "library", "param_set", "nprocs", "deployment"), na.last = TRUE)
+  setnames(s, "text", "guideline")
+  setcolorder(s, c("set", "tag", "guideline", "library", "param_set", "deployment", "nprocs",
+                   "n_vio_tests", "n_tests", "n_vio_groups", "n_groups", "guideline_no"))
+  s[]
+}
+
+# The violations, largest ratio first within each guideline.
+violation_table <- function(tt) {
+  v <- tt[violated == TRUE]
+  setorder(v, guideline_no, -ratio)
+  v[]
+}

@@ -1,0 +1,86 @@
+# Tukey's outlier filter (SPEC 5, step 1): within each group (a parameter
+# combination in one run), values outside [q1 - 1.5 IQR, q3 + 1.5 IQR] are
+# dropped, the bounds included. Quartiles are R's default quantile type 7
+# (linear interpolation between order statistics, h = (n - 1) p + 1),
+# computed exactly as stats::quantile does, for all groups at once on the
+# sorted values.
+
+# The rows of dt within their group's bounds, sorted (and keyed) by
+# (by, value).
+tukey_filter <- function(dt, value = "seconds", by = "id") {
+  if (!nrow(dt)) return(dt[0])
+  sg <- sorted_groups(dt, value, by)
+  rows_of(dt, sg$row[tukey_keep(sg)], c(by, value))
+}
+
+# Which of the sorted values (sorted_groups) are within their group's bounds.
+tukey_keep <- function(sg) {
+  b <- bounds_of_sorted(sg)
+  sg$x >= rep.int(b$lower, sg$n) & sg$x <= rep.int(b$upper, sg$n)
+}
+
+# Per group: the `by` columns, n, q1, q3, lower and upper bound.
+tukey_bounds <- function(dt, value = "seconds", by = "id") {
+  sg <- sorted_groups(dt, value, by)
+  b <- bounds_of_sorted(sg)
+  out <- rows_of(dt[, by, with = FALSE], sg$row[sg$start + 1L])
+  out[, names(b) := b]
+  out[]
+}
+
+bounds_of_sorted <- function(sg) {
+  q1 <- quantile7_sorted(sg$x, sg$start, sg$n, 0.25)
+  q3 <- quantile7_sorted(sg$x, sg$start, sg$n, 0.75)
+  iqr <- q3 - q1
+  list(n = sg$n, q1 = q1, q3 = q3, lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr)
+}
+
+# Quantile type 7 of each group of the sorted vector x (groups given by
+# start, a 0-based offset, and size n), as stats::quantile(type = 7).
+quantile7_sorted <- function(x, start, n, p) {
+  index <- 1 + (n - 1) * p
+  lo <- floor(index)
+  hi <- ceiling(index)
+  q <- x[start + lo]
+  x_hi <- x[start + hi]
+  i <- which(index > lo & x_hi != q)
+  h <- (index - lo)[i]
+  q[i] <- (1 - h) * q[i] + h * x_hi[i]
+  q
+}
+
+# The order of dt by (by, value) -- none if its key says it is sorted --
+# as: row, the rows of dt in that order; x, the values in that order; and
+# each group of equal `by` values's size n and start (0-based offset).
+sorted_groups <- function(dt, value, by) {
+  cols <- c(by, value)
+  if (identical(key(dt)[seq_along(cols)], cols)) {
+    row <- seq_len(nrow(dt))
+    x <- dt[[value]]
+    n <- group_sizes(lapply(by, function(b) dt[[b]]))
+  } else {
+    row <- do.call(order, c(lapply(cols, function(col) dt[[col]]), method = "radix"))
+    x <- dt[[value]][row]
+    n <- group_sizes(lapply(by, function(b) dt[[b]][row]))
+  }
+  list(row = row, x = x, n = n, start = cumsum(c(0L, n[-length(n)])))
+}
+
+# Sizes of the runs of equal keys (a list of sorted vectors); one sorted
+# integer key (an experiment id) is counted with tabulate, in one pass.
+group_sizes <- function(keys) {
+  k <- keys[[1]]
+  if (length(keys) == 1L && is.integer(k) && length(k) && !anyNA(k) && k[length(k)] - k[1] < 4 * length(k)) {
+    n <- tabulate(k - (k[1] - 1L), k[length(k)] - k[1] + 1L)
+    return(n[n > 0L])
+  }
+  tabulate(rleidv(setDT(keys)))
+}
+
+# The rows i of dt (base subsetting, column by column: fast on one thread),
+# keyed by `sorted` when the rows come out sorted by those columns.
+rows_of <- function(dt, i, sorted = NULL) {
+  out <- setDT(lapply(dt, `[`, i))
+  if (!is.null(sorted)) setattr(out, "sorted", sorted)
+  out
+}

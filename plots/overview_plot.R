@@ -1,0 +1,57 @@
+# Overview plot of one violated group (SPEC 5): the median of run medians of
+# both sides against the varied parameter, log scales, violated levels
+# ringed on the slower side. Draws what analyze/plot_data.R computed.
+
+overview_plot <- function(plot, data) {
+  long <- rbind(data[, .(x, x_num, side = "a", us = median_a_us, violated, slower)],
+                data[, .(x, x_num, side = "b", us = median_b_us, violated, slower)])
+  labels <- c(a = paste("a:", plot$a_label), b = paste("b:", plot$b_label))
+  long[, side := factor(labels[side], levels = labels)]
+  marked <- long[violated == TRUE & as.character(side) == labels[slower]]
+  numeric_x <- !anyNA(long$x_num) && all(long$x_num > 0)
+  p <- ggplot(long, aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
+                        colour = side, shape = side, group = side)) +
+    geom_line(linewidth = 0.6) +
+    geom_point(size = 2) +
+    geom_point(data = marked, shape = 21, size = 5, stroke = 1.1, colour = "#d62728", inherit.aes = FALSE,
+               mapping = aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
+                             fill = "violated")) +
+    scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
+    scale_colour_manual(values = c("#1f77b4", "#ff7f0e")) +
+    scale_fill_manual(values = c(violated = "transparent"), name = NULL,
+                      guide = guide_legend(override.aes = list(colour = "#d62728"))) +
+    labs(title = wrap_text(plot$title, 80), subtitle = "median of run medians",
+         x = axis_title(plot$varied), y = "time (\u00b5s, log scale)", colour = NULL, shape = NULL,
+         caption = wrap_text(plot$caption, 110)) +
+    plot_theme()
+  if (numeric_x) {
+    p <- p + scale_x_continuous(trans = "log2", breaks = unique(long$x_num),
+                                labels = format_level(plot$varied, unique(long$x_num)))
+  }
+  p
+}
+
+# The axis title of a parameter, with its unit.
+axis_title <- function(name) {
+  units <- c(msize = "msize (bytes per neighbor, log scale)", work_us = "work_us (\u00b5s)",
+             nprocs = "processes")
+  if (name %in% names(units)) units[[name]] else name
+}
+
+format_level <- function(name, x) {
+  if (identical(name, "msize")) return(format_bytes(x))
+  format(x, trim = TRUE)
+}
+
+format_bytes <- function(x) {
+  ifelse(x >= 1024 & x %% 1024 == 0, paste0(x / 1024, "Ki"), as.character(x))
+}
+
+wrap_text <- function(x, width) paste(strwrap(x, width = width), collapse = "\n")
+
+plot_theme <- function() {
+  theme_bw(base_size = 11) +
+    theme(legend.position = "top", legend.justification = "left",
+          plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"),
+          panel.grid.minor = element_blank(), axis.text.x = element_text(angle = 45, hjust = 1))
+}

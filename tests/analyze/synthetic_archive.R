@@ -1,0 +1,179 @@
+# Synthetic archives in the format of docs/archive.md, with known slowdowns
+# ("planted") and noise, for the analyzer's tests and its benchmark.
+#
+#   source("tests/analyze/synthetic_archive.R")
+#   experiments <- synthetic_experiments("small")
+#   write_synthetic_archive(dir, experiments, deployments = c("1x4", "2x4"),
+#                           nrun = 8, nrep = 20, planted = list(
+#                             list(where = list(op = "neighbor_allgather", msize = 1024), factor = 1.2)))
+#
+# As a command (the benchmark):
+#   Rscript tests/analyze/synthetic_archive.R --campaign nbhcoll --out DIR
+#           [--deployments 10x16,20x16,35x16] [--nrun 30] [--nrep 50] [--library openmpi]
+#           [--seed 1] [--plant-fraction 0.01]
+#
+# Time model: every pair of cells that a shipped guideline compares has the
+# same true time, so only planted cells differ. Noise: a per-run factor
+# (lognormal, sd run_sd), a per-measurement factor (lognormal, sd rep_sd) and
+# outliers (probability outlier_rate, time x U(2, 6)) for the Tukey filter.
+suppressPackageStartupMessages(library(data.table))
+
+# The 15 message sizes of the study: 256 B * sqrt(2)^k, k = 0..14, rounded down.
+study_msizes <- function() as.integer(floor(256 * sqrt(2)^(0:14) + 1e-9))
+
+# One row per experiment, the columns of experiments.csv (registry order).
+# "nbhcoll": the study's nbhcoll campaigns (3360 experiments); "small": the
+# same structure, fewer levels (for tests).
+synthetic_experiments <- function(campaign = c("small", "nbhcoll"), nrep = 50L) {
+  campaign <- match.arg(campaign)
+  if (campaign == "nbhcoll") {
+    ndims <- 1:4
+    msizes <- study_msizes()
+    orders <- c("FMAJ", "LMAJ", "RAND")
+    topologies <- c("cart", "vneum", "moore")
+  } else {
+    ndims <- 2L
+    msizes <- c(256L, 1024L, 4096L, 16384L)
+    orders <- c("FMAJ", "RAND")
+    topologies <- c("cart", "vneum")
+  }
+  grid <- rbindlist(lapply(ndims, function(d) data.table(ndim = d, nfin = unique(c(0L, d)))))
+  hoods <- rbindlist(lapply(topologies, function(t) {
+    if (t == "cart") data.table(topology = t, constructor = "cart_create", radius = NA_integer_, order = NA_character_)
+    else data.table(topology = t, constructor = "dist_graph_adjacent", radius = 1L, order = orders)
+  }))
+  ops <- data.table(op = c("neighbor_allgather", "neighbor_alltoall"))
+  x <- ops[, as.list(hoods), by = op]
+  x <- x[, as.list(grid), by = names(x)]
+  x <- x[, .(reorder = 0:1), by = names(x)]
+  x <- x[, .(msize = msizes), by = names(x)]
+  x[, `:=`(datatype = "byte", nrep = as.integer(nrep), work_us = 0)]
+  x[, id := .I - 1L]
+  setcolorder(x, c("id", "op", "topology", "constructor", "ndim", "nfin", "radius", "order",
+                   "reorder", "datatype", "msize", "nrep", "work_us"))
+  x[]
+}
+
+# The assessment of the nbhcoll campaigns (SPEC 3.1) for these experiments.
+synthetic_assessment <- function(campaign = c("small", "nbhcoll")) {
+  campaign <- match.arg(campaign)
+  lines <- c(
+    "# The guidelines of the study's nbhcoll campaigns (SPEC 3.1)",
+    "[collectives]", "parameter = op", "varied = msize",
+    "GL4: neighbor_allgather <= neighbor_alltoall", "",
+    "[cartesian vs graph]", "parameter = topology", "varied = msize",
+    "GL9: topology=cart <= topology=vneum,radius=1,order=FMAJ,constructor=dist_graph_adjacent", "",
+    "[orders]", "parameter = order", "varied = msize",
+    "GL11: FMAJ <= RAND")
+  if (campaign == "nbhcoll") lines <- c(lines, "GL11: LMAJ <= RAND")
+  c(lines, "", "[reorder]", "parameter = reorder", "varied = msize", "GL12: reorder=1 <= reorder=0")
+}
+
+# True time in seconds of each experiment on p processes: latency plus bytes
+# over a bandwidth; the same for every op, order, reorder and constructor.
+synthetic_true_seconds <- function(experiments, nprocs) {
+  neighbors <- with(experiments, fifelse(topology == "moore", 3^ndim - 1, 2 * ndim))
+  (3 + 0.5 * experiments$ndim + 0.2 * log2(nprocs) + neighbors * experiments$msize / 2000) * 1e-6
+}
+
+# Factor of each experiment in one context: the product of the planted
+# slowdowns whose `where` (parameter = value, including library, param_set,
+# deployment, nprocs) matches.
+planted_factor <- function(experiments, context, planted) {
+  f <- rep(1, nrow(experiments))
+  for (p in planted) {
+    hit <- rep(TRUE, nrow(experiments))
+    for (name in names(p$where)) {
+      value <- p$where[[name]]
+      if (name %in% names(context)) hit <- hit & as.character(context[[name]]) %in% as.character(value)
+      else hit <- hit & !is.na(experiments[[name]]) & as.character(experiments[[name]]) %in% as.character(value)
+    }
+    f[hit] <- f[hit] * p$factor
+  }
+  f
+}
+
+write_json_object <- function(x, path) {
+  writeLines(jsonlite::toJSON(x, auto_unbox = TRUE, pretty = TRUE, null = "null"), path)
+}
+
+# Writes an archive directory; returns its path. `planted`: list of
+# list(where = list(param = value, ...), factor = F).
+write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x4"), nrun = 8L,
+                                    library = "openmpi", param_sets = "default", planted = list(),
+                                    seed = 1L, run_sd = 0.01, rep_sd = 0.03, outlier_rate = 0.02,
+                                    assessment = synthetic_assessment("small"), campaign = "synthetic",
+                                    inputs = TRUE) {
+  set.seed(seed)
+  for (sub in c("results", "inputs", "logs", "campaign", "env")) dir.create(file.path(dir, sub), recursive = TRUE, showWarnings = FALSE)
+  fwrite(experiments, file.path(dir, "experiments.csv"), na = "")
+  writeLines(assessment, file.path(dir, "campaign", "assessment.conf"))
+  writeLines("# synthetic environment", file.path(dir, "env", "synthetic.conf"))
+  fwrite(data.table(param_set = param_sets, name = "", value = ""), file.path(dir, "param_sets.csv"), na = "")
+  version <- sprintf("%s 9.9.9 (synthetic)", library)
+  runs <- CJ(deployment = deployments, param_set = param_sets, run = seq_len(nrun), sorted = FALSE)
+  runs[, `:=`(nodes = as.integer(sub("x.*", "", deployment)), ppn = as.integer(sub(".*x", "", deployment)))]
+  runs[, `:=`(nprocs = nodes * ppn, run_id = sprintf("%s-%s-r%03d", deployment, param_set, run),
+              library = library, library_version = version, seed = seed * 1000L + .I,
+              state = "done", experiments_done = nrow(experiments), experiments_total = nrow(experiments),
+              job_id = "", exit_code = 0L, hosts = "synthetic-node")]
+  setcolorder(runs, c("run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
+                      "library_version", "seed", "state", "experiments_done", "experiments_total",
+                      "job_id", "exit_code", "hosts"))
+  fwrite(runs, file.path(dir, "runs.csv"), na = "")
+  nrep <- experiments$nrep
+  for (i in seq_len(nrow(runs))) {
+    r <- runs[i]
+    truth <- synthetic_true_seconds(experiments, r$nprocs) *
+      planted_factor(experiments, r[, .(library, param_set, deployment, nprocs)], planted) *
+      exp(rnorm(1, 0, run_sd))
+    order <- sample.int(nrow(experiments))          # each run its own shuffled order
+    id <- rep(experiments$id[order], nrep[order])
+    rep <- sequence(nrep[order]) - 1L
+    seconds <- rep(truth[order], nrep[order]) * exp(rnorm(length(id), 0, rep_sd))
+    spike <- runif(length(id)) < outlier_rate
+    seconds[spike] <- seconds[spike] * runif(sum(spike), 2, 6)
+    fwrite(data.table(id = id, rep = rep, seconds = signif(seconds, 10)),
+           file.path(dir, "results", paste0(r$run_id, ".results.csv")))
+    if (inputs) fwrite(cbind(experiments[order], seed = r$seed), file.path(dir, "inputs", paste0(r$run_id, ".csv")), na = "")
+    write_json_object(list(status = "complete", kernel_version = "synthetic", library = library,
+                           library_version = version, mpi_version = "3.1", nprocs = r$nprocs,
+                           hosts = list(list(name = "synthetic-node", ranks = sprintf("0-%d", r$nprocs - 1L))),
+                           start_time = "2026-01-01T00:00:00Z", end_time = "2026-01-01T00:10:00Z",
+                           experiments = nrow(experiments), experiments_done = nrow(experiments),
+                           countdown_rate_per_us = 1000, countdown_rate_source = "given"),
+                      file.path(dir, "results", paste0(r$run_id, ".prov.json")))
+    writeLines("synthetic run", file.path(dir, "logs", paste0(r$run_id, ".log")))
+  }
+  write_json_object(list(campaign = campaign, env = "synthetic", library = library, git_commit = "0000000",
+                         created = "2026-01-01T00:00:00Z", scheduler = "local",
+                         generator = "tests/analyze/synthetic_archive.R", seed = seed),
+                    file.path(dir, "archive.json"))
+  invisible(dir)
+}
+
+synthetic_main <- function(args) {
+  opt <- list(campaign = "nbhcoll", out = NULL, deployments = "10x16,20x16,35x16", nrun = "30",
+              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01")
+  while (length(args)) {
+    key <- sub("^--", "", args[1])
+    if (!key %in% names(opt) || length(args) < 2) stop("usage: synthetic_archive.R --out DIR [--campaign nbhcoll|small] ...")
+    opt[[key]] <- args[2]
+    args <- args[-(1:2)]
+  }
+  if (is.null(opt$out)) stop("--out DIR is required")
+  experiments <- synthetic_experiments(opt$campaign, nrep = as.integer(opt$nrep))
+  set.seed(as.integer(opt$seed))
+  # Planted: a fraction of the neighbor_allgather cells 20 % slower (GL4 is a <= b).
+  candidates <- experiments[op == "neighbor_allgather", id]
+  chosen <- sort(sample(candidates, round(as.numeric(opt$`plant-fraction`) * nrow(experiments))))
+  planted <- lapply(chosen, function(i) list(where = list(id = i), factor = 1.2))
+  write_synthetic_archive(opt$out, experiments, deployments = strsplit(opt$deployments, ",")[[1]],
+                          nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
+                          seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
+                          campaign = paste0("synthetic-", opt$campaign))
+  fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))
+  cat(opt$out, "\n", sep = "")
+}
+
+if (sys.nframe() == 0L) synthetic_main(commandArgs(TRUE))

@@ -1,0 +1,63 @@
+experiments <- data.table(id = 1:3, nrep = 3L)
+complete <- c("id,rep,seconds", "1,0,1.0e-05", "1,1,1.1e-05", "1,2,1.2e-05", "2,0,2.0e-05", "2,1,2.1e-05",
+              "2,2,2.2e-05", "3,0,3.0e-05", "3,1,3.1e-05", "3,2,3.2e-05")
+results_file <- function(lines, newline = TRUE) {
+  f <- tempfile(fileext = ".results.csv")
+  writeBin(charToRaw(paste0(paste(lines, collapse = "\n"), if (newline) "\n")), f)
+  f
+}
+
+test_that("a complete file gives every measurement, without warnings", {
+  w <- warnings_of(x <- read_results(results_file(complete), "r1", experiments))
+  expect_length(w, 0L)
+  expect_equal(names(x), c("id", "seconds"))
+  expect_equal(x$id, rep(1:3, each = 3L))
+  expect_equal(x$seconds[9], 3.2e-05)
+})
+
+test_that("a missing or empty results file is a run without results, with a warning naming it", {
+  w <- warnings_of(x <- read_results(file.path(tempdir(), "none.results.csv"), "1x4-default-r003", experiments))
+  expect_equal(nrow(x), 0L)
+  expect_match(w, "^run 1x4-default-r003: no results file")
+  f <- tempfile()
+  file.create(f)
+  w <- warnings_of(x <- read_results(f, "1x4-default-r004", experiments))
+  expect_equal(nrow(x), 0L)
+  expect_match(w, "^run 1x4-default-r004: results file .* is empty")
+  # A header alone: no experiment finished; no rows, no warning here.
+  w <- warnings_of(x <- read_results(results_file("id,rep,seconds"), "r", experiments))
+  expect_equal(nrow(x), 0L)
+  expect_length(w, 0L)
+})
+
+test_that("a cut last line is dropped, and its experiment with it", {
+  # 3.2e-05 cut to 3.2 would be a 100000 times slower repetition.
+  for (cut in c("3,2,3.2", "3,2,3.2e-", "3,2", "3,")) {
+    w <- warnings_of(x <- read_results(results_file(c(complete[-10], cut), newline = FALSE), "r7", experiments))
+    expect_equal(x$id, rep(1:2, each = 3L))
+    expect_match(w[1], "^run r7: results file .* ends in a cut line")
+    expect_match(w[2], "^run r7: experiment\\(s\\) 3 have another number of rows than their nrep")
+  }
+})
+
+test_that("malformed rows and incomplete experiments are left out with warnings", {
+  lines <- complete
+  lines[6] <- "2,1,abc"
+  w <- warnings_of(x <- read_results(results_file(lines), "r2", experiments))
+  expect_equal(unique(x$id), c(1L, 3L))
+  expect_match(w[1], "^run r2: results file .* has 1 malformed row")
+  lines <- complete
+  lines[3] <- "1,1"
+  lines[9] <- "3,1,-1"
+  w <- warnings_of(x <- read_results(results_file(lines), "r3", experiments))
+  expect_equal(unique(x$id), 2L)
+  expect_match(w[1], "has 2 malformed row")
+  expect_match(w[2], "experiment\\(s\\) 1, 3 have another number of rows")
+})
+
+test_that("rows of unknown experiments and duplicated experiments are left out", {
+  w <- warnings_of(x <- read_results(results_file(c(complete, "9,0,1e-05", complete[2:4])), "r4", experiments))
+  expect_equal(unique(x$id), 2:3)
+  expect_match(w[1], "^run r4: rows of experiment id\\(s\\) 9 that experiments.csv does not have")
+  expect_match(w[2], "experiment\\(s\\) 1 have another number of rows")
+})

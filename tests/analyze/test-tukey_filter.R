@@ -1,0 +1,50 @@
+test_that("tukey_bounds are quantile type 7 quartiles and 1.5 IQR fences, per group", {
+  set.seed(1)
+  dt <- data.table(id = rep(c(3L, 1L, 2L, 5L), c(50L, 7L, 2L, 1L)), seconds = rexp(60))
+  b <- tukey_bounds(dt, "seconds", "id")
+  expect_equal(b$id, c(1L, 2L, 3L, 5L))
+  expect_equal(b$n, c(7L, 2L, 50L, 1L))
+  for (i in seq_len(nrow(b))) {
+    x <- dt[id == b$id[i], seconds]
+    q <- quantile(x, c(0.25, 0.75), type = 7, names = FALSE)
+    expect_identical(c(b$q1[i], b$q3[i]), q)
+    expect_identical(b$lower[i], q[1] - 1.5 * (q[2] - q[1]))
+    expect_identical(b$upper[i], q[2] + 1.5 * (q[2] - q[1]))
+  }
+})
+
+test_that("a hand-made group: q1 = 2, q3 = 4, fences -1 and 7, bounds kept", {
+  # 1..5 plus the fences themselves plus two outliers; type 7 quartiles of
+  # c(-1, 1, 2, 3, 4, 5, 7) are 1.5 and 4.5, so use a set whose are 2 and 4.
+  x <- c(2, 2, 3, 4, 4)
+  b <- tukey_bounds(data.table(id = 1L, seconds = x))
+  expect_identical(c(b$q1, b$q3, b$lower, b$upper), c(2, 4, -1, 7))
+  dt <- data.table(id = 1L, seconds = c(x, 7, 7.0001, -1, -1.0001))
+  b2 <- tukey_bounds(dt)
+  kept <- tukey_filter(dt)
+  expect_setequal(kept$seconds, dt$seconds[dt$seconds >= b2$lower & dt$seconds <= b2$upper])
+  # The fence values are kept (inclusive), anything beyond is not.
+  y <- c(10, 10, 10, 10, 20, 20, 20, 20)   # q1 = 10, q3 = 20, fences -5 and 35
+  kept <- tukey_filter(data.table(id = 1L, seconds = c(y, 35, 35.000001, -5, -5.000001)))
+  expect_equal(sort(kept$seconds), sort(c(y, 35, -5)))
+})
+
+test_that("tukey_filter drops a spike and keeps every other value, each group on its own", {
+  dt <- data.table(id = rep(1:2, each = 10L),
+                   seconds = c(1:9, 100, 101:109, 1000))
+  kept <- tukey_filter(dt)
+  expect_equal(kept[id == 1L, seconds], as.numeric(1:9))
+  expect_equal(kept[id == 2L, seconds], as.numeric(101:109))
+  # Groups by several columns; the result is sorted and keyed.
+  dt <- data.table(run = c(2L, 2L, 1L, 1L, 1L, 1L, 1L), id = c(1L, 1L, 1L, 1L, 1L, 1L, 1L),
+                   seconds = c(5, 4, 1, 1, 1, 1, 9))
+  kept <- tukey_filter(dt, "seconds", c("run", "id"))
+  expect_equal(kept$run, c(1L, 1L, 1L, 1L, 2L, 2L))
+  expect_equal(kept$seconds, c(1, 1, 1, 1, 4, 5))
+  expect_equal(key(kept), c("run", "id", "seconds"))
+})
+
+test_that("tukey_filter of an empty table is empty, of one value is that value", {
+  expect_equal(nrow(tukey_filter(data.table(id = integer(), seconds = numeric()))), 0L)
+  expect_equal(tukey_filter(data.table(id = 4L, seconds = 2.5))$seconds, 2.5)
+})

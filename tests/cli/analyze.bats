@@ -1,0 +1,146 @@
+#!/usr/bin/env bats
+# nbhbench analyze: options, outputs, exit codes, one-line errors.
+bats_require_minimum_version 1.5.0
+
+setup_file() {
+    export NBH_ROOT="$BATS_TEST_DIRNAME/../.."
+    export ARCHIVES="$BATS_FILE_TMPDIR/archives"
+    local gen="$NBH_ROOT/tests/analyze/synthetic_archive.R"
+    Rscript --vanilla "$gen" --campaign small --out "$ARCHIVES/planted" --deployments 1x4 \
+        --nrun 8 --nrep 10 --plant-fraction 0.05 --seed 3 >/dev/null
+    Rscript --vanilla "$gen" --campaign small --out "$ARCHIVES/clean" --deployments 1x4 \
+        --nrun 8 --nrep 10 --plant-fraction 0 --seed 4 >/dev/null
+    Rscript --vanilla "$gen" --campaign small --out "$ARCHIVES/mpich" --deployments 1x4 \
+        --nrun 8 --nrep 10 --plant-fraction 0 --seed 5 --library mpich >/dev/null
+}
+
+setup() {
+    OUT="$BATS_TEST_TMPDIR/out"
+}
+
+nbhbench() {
+    "$NBH_ROOT/nbhbench" "$@"
+}
+
+# The error case: exit status $1, exactly one line on stderr matching $2, no R traceback.
+assert_one_line_error() {
+    [ "$status" -eq "$1" ] || { echo "status $status, expected $1: $stderr"; return 1; }
+    [ "${#stderr_lines[@]}" -eq 1 ] || { echo "stderr has ${#stderr_lines[@]} lines: $stderr"; return 1; }
+    [[ ${stderr_lines[0]} =~ $2 ]] || { echo "stderr: $stderr"; return 1; }
+    [[ $stderr != *"Error in"* && $stderr != *"Backtrace"* && $stderr != *"Execution halted"* ]]
+}
+
+@test "analyze --help prints the usage; help lists analyze" {
+    run nbhbench analyze --help
+    [ "$status" -eq 0 ]
+    [[ ${lines[0]} == "Usage: nbhbench analyze ARCHIVE [ARCHIVE ...] [--assess FILE] [--out DIR]" ]]
+    [[ $output == *"--fail-on-violation"* ]]
+    [[ $output != *"Summary:"* ]]
+    run nbhbench help
+    [[ $output == *"analyze    check the guidelines on archives"* ]]
+}
+
+@test "usage errors: one line, exit 2" {
+    run --separate-stderr nbhbench analyze
+    assert_one_line_error 2 "^nbhbench: usage: nbhbench analyze ARCHIVE"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --colour red
+    assert_one_line_error 2 "^nbhbench: unknown option '--colour'"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/nowhere"
+    assert_one_line_error 2 "^nbhbench: .*/nowhere: no such archive directory$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --p-thres 0
+    assert_one_line_error 2 "^nbhbench: --p-thres: 0 is out of range \(0 < P <= 1\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --v-thres much
+    assert_one_line_error 2 "^nbhbench: --v-thres: 'much' is not a number$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --max-plots -1
+    assert_one_line_error 2 "^nbhbench: --max-plots: '-1' is not a non-negative integer$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out
+    assert_one_line_error 2 "^nbhbench: --out needs a value"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --assess /no/such.conf
+    assert_one_line_error 2 "^nbhbench: --assess: /no/such.conf is not a file$"
+}
+
+@test "an analysis writes every output and prints the report path last" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --out "$OUT"
+    [ "$status" -eq 0 ]
+    [ "${lines[-1]}" = "$(cd "$OUT" && pwd)/report.html" ]
+    [[ $output == *"GL4   neighbor_allgather <= neighbor_alltoall: "*" tests violated ("*" groups)"* ]]
+    for f in summary.csv violations.csv tests.csv warnings.txt report.md report.html; do
+        [ -s "$OUT/$f" ] || [ "$f" = warnings.txt ]
+    done
+    [ "$(head -n1 "$OUT/summary.csv")" = "set,tag,guideline,library,param_set,deployment,nprocs,n_vio_tests,n_tests,n_vio_groups,n_groups" ]
+    [ "$(wc -l <"$OUT/violations.csv")" -gt 1 ]
+    ls "$OUT"/plots/overview-*.png "$OUT"/plots/overview-*.pdf "$OUT"/plots/focus-*.png "$OUT"/plots/focus-*.pdf >/dev/null
+    ! grep -q 'src="plots/' "$OUT/report.html"
+}
+
+@test "--fail-on-violation: exit 3 with violations (outputs written), 0 without" {
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --fail-on-violation
+    [ "$status" -eq 3 ]
+    [ -s "$OUT/report.html" ]
+    run nbhbench analyze "$ARCHIVES/clean" --out "$OUT/clean" --no-plots --fail-on-violation
+    [ "$status" -eq 0 ]
+    [[ $output == *"0 of 320 tests violated"* || $output == *"0 of 160 tests violated"* ]]
+}
+
+@test "--v-thres and --p-thres are the thresholds (also as --opt=value)" {
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --fail-on-violation --v-thres 1.5
+    [ "$status" -eq 0 ]
+    run nbhbench analyze "$ARCHIVES/planted" --out="$OUT" --no-plots --fail-on-violation --p-thres=1e-6
+    [ "$status" -eq 0 ]
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --fail-on-violation --v-thres=1.1
+    [ "$status" -eq 3 ]
+}
+
+@test "an assessment naming an unknown parameter or level: exit 2, one line naming it" {
+    printf '[s]\nparameter = op\nvaried = msize\nneighbor_allgather <= neighbor_alltoall,colour=red\n' >"$BATS_TEST_TMPDIR/a.conf"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --assess "$BATS_TEST_TMPDIR/a.conf"
+    assert_one_line_error 2 "^nbhbench: .*a.conf:4: 'colour' is not a parameter of the archives"
+    printf '[s]\nparameter = op\nvaried = msize\nneighbor_allgather <= alltoall\n' >"$BATS_TEST_TMPDIR/b.conf"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --assess "$BATS_TEST_TMPDIR/b.conf"
+    assert_one_line_error 2 "b.conf:4: level 'alltoall' of parameter op is not in the archives"
+}
+
+@test "bad archives: exit 2, one line; an output directory that is not an analysis: exit 4" {
+    mkdir -p "$BATS_TEST_TMPDIR/empty"
+    run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/empty" --out "$OUT"
+    assert_one_line_error 2 "empty: not an archive \(experiments.csv is missing\)$"
+    cp -r "$ARCHIVES/clean" "$BATS_TEST_TMPDIR/broken"
+    sed -i '2s/,256,/,big,/' "$BATS_TEST_TMPDIR/broken/experiments.csv"
+    run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/broken" --out "$OUT"
+    assert_one_line_error 2 "broken/experiments.csv:2: column msize: 'big' is not an integer$"
+    mkdir -p "$BATS_TEST_TMPDIR/mine" && touch "$BATS_TEST_TMPDIR/mine/thesis.tex"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$BATS_TEST_TMPDIR/mine"
+    assert_one_line_error 4 "mine exists and is not an nbhbench analysis; choose another --out$"
+    [ -f "$BATS_TEST_TMPDIR/mine/thesis.tex" ]
+}
+
+@test "missing and truncated results: warnings naming the runs, the analysis goes on" {
+    cp -r "$ARCHIVES/clean" "$BATS_TEST_TMPDIR/partial"
+    rm "$BATS_TEST_TMPDIR/partial/results/1x4-default-r002.results.csv"
+    truncate -s -5 "$BATS_TEST_TMPDIR/partial/results/1x4-default-r005.results.csv"
+    run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/partial" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ]
+    [[ $stderr == *"nbhbench: warning: run 1x4-default-r002: no results file"* ]]
+    [[ $stderr == *"nbhbench: warning: run 1x4-default-r005: results file"*"ends in a cut line"* ]]
+    grep -q "run 1x4-default-r002: no results file" "$OUT/warnings.txt"
+    grep -q "run 1x4-default-r002: no results file" "$OUT/report.md"
+}
+
+@test "two archives together: a summary row per library" {
+    run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ]
+    [ "$(grep -c ',openmpi,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
+    [ "$(grep -c ',mpich,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
+}
+
+@test "the default output directory is analyses/NAME, then NAME-2; never overwritten" {
+    run nbhbench analyze "$ARCHIVES/clean" --no-plots
+    [ "$status" -eq 0 ]
+    first=${lines[-1]%/report.html}
+    run nbhbench analyze "$ARCHIVES/clean" --no-plots
+    [ "$status" -eq 0 ]
+    second=${lines[-1]%/report.html}
+    rm -rf "$first" "$second"
+    [ "$first" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean" ]
+    [ "$second" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean-2" ]
+}

@@ -1,0 +1,47 @@
+archive <- planted_archive()
+result <- analyze_archives(archive, root = nbh_root)
+tt <- test_table(result)
+groups <- unique(tt[violated == TRUE, .(guideline_no, group)])
+
+test_that("overview data: one plot per violated group, the medians of run medians by msize", {
+  od <- overview_data(tt, groups, result$params$name)
+  expect_equal(nrow(od$plots), 3L)
+  expect_equal(od$plots$file, sprintf(c("overview-01-GL4-g%03d", "overview-02-GL9-g%03d", "overview-04-GL12-g%03d"),
+                                      groups$group))
+  for (i in seq_len(nrow(od$plots))) {
+    rows <- tt[guideline_no == od$plots$guideline_no[i] & group == od$plots$group[i]][order(msize)]
+    d <- od$data[plot == i]
+    expect_equal(d$x_num, c(256, 1024, 4096, 16384))
+    expect_equal(d$median_a_us, rows$median_a_us)
+    expect_equal(d$median_b_us, rows$median_b_us)
+    expect_equal(d$violated, rows$violated)
+  }
+  expect_equal(od$plots$a_label[1], "neighbor_allgather")
+  expect_equal(od$plots$b_label[1], "neighbor_alltoall")
+  expect_match(od$plots$caption[1], "^openmpi default, 1x4 \\(4 processes\\); topology=cart, constructor=cart_create, ndim=2, nfin=0, reorder=0, datatype=byte, work_us=0; a: op=neighbor_allgather; b: op=neighbor_alltoall$")
+})
+
+test_that("the overview plot draws both sides on log scales and rings the violated point", {
+  od <- overview_data(tt, groups, result$params$name)
+  p <- overview_plot(od$plots[1], od$data[plot == 1L])
+  built <- ggplot_build(p)
+  expect_equal(nrow(built$data[[1]]), 8L)                 # two lines of 4 points
+  ring <- built$data[[3]]
+  expect_equal(nrow(ring), 1L)
+  expect_equal(2^ring$x, 1024)                            # log2 x scale
+  expect_equal(10^ring$y, od$data[plot == 1L & violated == TRUE, median_a_us])
+  expect_equal(p$labels$y, "time (\u00b5s, log scale)")
+  expect_match(p$labels$x, "bytes")
+  expect_equal(levels(p$data$side), c("a: neighbor_allgather", "b: neighbor_alltoall"))
+})
+
+test_that("render_plots writes a PNG and a PDF per plot", {
+  od <- overview_data(tt, groups[1], result$params$name)
+  dir <- tempfile("plots-")
+  out <- render_plots(od, overview_plot, dir)
+  png <- file.path(dir, "plots", "overview-01-GL4-g001.png")
+  pdf <- file.path(dir, "plots", "overview-01-GL4-g001.pdf")
+  expect_equal(out$png, "plots/overview-01-GL4-g001.png")
+  expect_identical(readBin(png, "raw", 4L), as.raw(c(0x89, 0x50, 0x4e, 0x47)))
+  expect_identical(rawToChar(readBin(pdf, "raw", 4L)), "%PDF")
+})
