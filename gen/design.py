@@ -25,6 +25,10 @@ Table 2 reads:
   not apply.
 - where(design, predicate): the rows for which predicate(named parameters)
   is true.
+- operations(family=..., blocking=..., ...): the operations of
+  registry/operations.csv whose columns have the given values, in registry
+  order (so a campaign never retypes the list).
+- campaign_design(name): the EXPERIMENTS of another shipped campaign.
 Parameters a design leaves out get the kernel's defaults; parameters that do
 not apply (order on cart, msize for create) must be left out. Each value
 remembers the line of experiments.py that gave it, so a mistake is reported
@@ -33,6 +37,7 @@ there.
 import inspect
 import math
 import pathlib
+import runpy
 import sys
 
 import pandas as pd
@@ -185,6 +190,33 @@ def where(design, predicate):
                           f"(it has: {', '.join(design.parameters)})")
     keep = [bool(predicate(**{a: row[a] for a in arguments})) for row in design.records()]
     return Design(design.frame[keep])
+
+
+def operations(**columns):
+    """Names of registry/operations.csv whose COLUMNS have the given values,
+    e.g. operations(family="neighbor", blocking=1)."""
+    table = registry.load().operations
+    known = next(iter(table.values())).keys()
+    unknown = [c for c in columns if c not in known]
+    if unknown:
+        raise DesignError(f"operations: registry/operations.csv has no column {unknown[0]} "
+                          f"(it has: {', '.join(known)})")
+    names = [name for name, row in table.items()
+             if all(row[c] == str(v) for c, v in columns.items())]
+    if not names:
+        raise DesignError(f"operations: no operation has {columns}")
+    return names
+
+
+def campaign_design(name):
+    """The EXPERIMENTS design of campaigns/NAME (one design, two campaigns)."""
+    path = registry.ROOT / "campaigns" / name / "experiments.py"
+    if not path.is_file():
+        raise DesignError(f"campaign_design: no campaign {name} under campaigns/")
+    design = runpy.run_path(str(path), run_name="campaign_experiments").get("EXPERIMENTS")
+    if not isinstance(design, Design):
+        raise DesignError(f"campaign_design: {path} defines no EXPERIMENTS design")
+    return design
 
 
 def sqrt2_sizes(first, count):

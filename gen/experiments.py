@@ -78,7 +78,8 @@ def select_levels(rows, levels):
         present = {row[parameter] for row in rows if row[parameter] is not None}
         absent = [v for v in values if v not in present]
         if absent:
-            shown = ", ".join(str(v) for v in sorted(present, key=str)) or "none: it never applies"
+            ordered = sorted(present, key=lambda v: (isinstance(v, str), v))
+            shown = ", ".join(str(v) for v in ordered) or "none: it never applies"
             raise NbhError(f"--set {parameter}: the campaign has no experiment with "
                            f"{parameter}={absent[0]} (its levels: {shown})")
         rows = [row for row in rows if row[parameter] is None or row[parameter] in values]

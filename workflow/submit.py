@@ -90,7 +90,7 @@ class Progress:
         self.finished = 0          # experiments of the runs that ended
         self.start = time.monotonic()
         self.tty = sys.stdout.isatty()
-        self.last_print = 0.0
+        self.last_print = time.monotonic()
 
     def line(self, index, run_id, done, planned):
         elapsed = time.monotonic() - self.start
@@ -109,8 +109,8 @@ class Progress:
             self.last_print = now
 
     def end_run(self, index, run_id, state, done, planned, detail):
-        self.finished += planned
         text = self.line(index, run_id, done, planned)
+        self.finished += planned
         note = f" ({detail})" if detail else ""
         print(f"{chr(13) + chr(27) + '[K' if self.tty else ''}{text} -> {state}{note}", flush=True)
         self.last_print = time.monotonic()
