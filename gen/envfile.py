@@ -23,7 +23,7 @@ REQUIRED = ("library", "mpicc", "scheduler", "launcher")
 PLACEHOLDERS = {"launcher": {"nprocs", "nodes", "ppn", "root", "build"},
                 "rank_env": {"name", "value"}, "param_env": {"name"},
                 "export": {"root", "build"}, "launch_env": {"root", "build"},
-                "setup": {"root", "build"}, "mpicc": set(), "sbatch": set()}
+                "setup": {"root", "build"}, "mpicc": set(), "sbatch": {"nprocs", "nodes", "ppn"}}
 VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 

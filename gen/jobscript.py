@@ -28,13 +28,16 @@ def launch_variables(env, param_set, extra, places):
 
 
 def sbatch_lines(env, run, time_limit, log, job_name):
+    # No --ntasks-per-node: Slurm refuses more per node than cores even with
+    # --overcommit; the launcher places {ppn} per node. A site adds it with
+    # `sbatch = --ntasks-per-node={ppn}`.
     options = [f"--job-name={job_name}", f"--nodes={run['nodes']}", f"--ntasks={run['nprocs']}",
-               f"--ntasks-per-node={run['ppn']}", f"--time={time_limit}", f"--output={log}"]
+               f"--time={time_limit}", f"--output={log}"]
     if env.partition:
         options.append(f"--partition={env.partition}")
     if env.account:
         options.append(f"--account={env.account}")
-    options += env.sbatch
+    options += [expand(line, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"]) for line in env.sbatch]
     return [f"#SBATCH {option}" for option in options]
 
 

@@ -163,7 +163,7 @@ def run_row(info, status):
     hosts = []
     for p in provs:
         hosts += [h["name"] for h in p.get("hosts", []) if h.get("name") not in hosts]
-    version = provs[-1].get("library_version", "").splitlines()[0] if provs else ""
+    version = " ".join(provs[-1].get("library_version", "").splitlines()[0].split()) if provs else ""
     last_state = status.last[1] if status.attempts else None
     state = status.state if status.attempts else "missing"
     return dict(status.run, library=info["library"], library_version=version, state=state,

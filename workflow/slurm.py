@@ -1,5 +1,6 @@
 """How nbhbench talks to Slurm: sbatch to submit, and the job states Slurm
 reports. Every command honours SLURM_CONF from the environment."""
+import pathlib
 import re
 import subprocess
 
@@ -42,6 +43,7 @@ def command(*args, check=True):
 
 def sbatch(script):
     """Submits SCRIPT; returns the job id."""
+    script = pathlib.Path(script)
     try:
         result = command("sbatch", "--parsable", str(script))
     except Unreachable as e:
