@@ -101,9 +101,12 @@ def attempt_state(workspace, record, slurm_jobs, slurm_answered):
         return AttemptState("failed", None, "the run ended without an exit code (interrupted)")
     job_id = record.get("job_id")
     if job_id in slurm_jobs:
-        slurm_state, code = slurm_jobs[job_id]
+        slurm_state, code, reason = slurm_jobs[job_id]
         state = slurm.run_state(slurm_state)
-        detail = "" if state in ("pending", "running", "done") else f"Slurm: {slurm_state}"
+        if state == "pending":
+            detail = f"Slurm: {reason}" if reason else "queued"
+        else:
+            detail = "" if state in ("running", "done") else f"Slurm: {slurm_state}"
         return AttemptState(state, code, detail)
     if not slurm_answered:
         return AttemptState("unknown", None, "Slurm does not answer")

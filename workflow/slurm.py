@@ -68,13 +68,15 @@ def parse_key_values(line):
 
 
 def controller_jobs():
-    """{job id: (JobState, exit code)} for every job slurmctld still knows."""
+    """{job id: (JobState, exit code, reason)} for every job slurmctld still knows."""
     output = command("scontrol", "show", "job", "--oneliner").stdout
     jobs = {}
     for line in output.splitlines():
         fields = parse_key_values(line)
         if "JobId" in fields:
-            jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")))
+            reason = fields.get("Reason", "None")
+            jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")),
+                                     "" if reason == "None" else reason)
     return jobs
 
 
@@ -89,7 +91,7 @@ def accounting_jobs(job_ids):
     for line in output.splitlines():
         parts = line.split("|")
         if len(parts) == 3 and parts[0] in job_ids:
-            jobs[parts[0]] = (parts[1], exit_code(parts[2]))
+            jobs[parts[0]] = (parts[1], exit_code(parts[2]), "")
     return jobs
 
 
@@ -107,7 +109,7 @@ def jobcomp_jobs(job_ids):
             for line in f:
                 fields = parse_key_values(line)
                 if fields.get("JobId") in job_ids:
-                    jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")))
+                    jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")), "")
     except OSError:
         return {}
     return jobs
@@ -124,7 +126,7 @@ def parse_key_values_spaced(text):
 
 
 def job_states(job_ids):
-    """{job id: (Slurm state, exit code)} for the jobs Slurm can tell about;
+    """{job id: (Slurm state, exit code, reason)} for the jobs Slurm can tell about;
     raises Unreachable if the controller does not answer."""
     job_ids = set(job_ids)
     if not job_ids:

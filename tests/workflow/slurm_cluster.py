@@ -116,20 +116,25 @@ class SlurmCluster:
         return None
 
     def stop(self):
-        """Cancels what is left, then ends slurmd, slurmctld and munged by PID."""
+        """Cancels what is left, then ends slurmd and slurmctld, then munged, by PID."""
         if self.pid("slurmctld"):
             self.run("scancel", "--full", "--user=root")
-        for name in ("slurmd", "slurmctld", "munged"):
-            pid = self.pid(name)
-            if not pid:
-                continue
+        for names in (("slurmd", "slurmctld"), ("munged",)):
+            pids = [pid for pid in map(self.pid, names) if pid]
+            for pid in pids:
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
             try:
-                os.kill(pid, signal.SIGTERM)
-                wait_for(lambda: not os.path.exists(f"/proc/{pid}"), 15, f"{name} ending")
-            except ProcessLookupError:
-                pass
+                wait_for(lambda: not any(os.path.exists(f"/proc/{pid}") for pid in pids), 15,
+                         f"{' and '.join(names)} ending")
             except RuntimeError:
-                os.kill(pid, signal.SIGKILL)
+                for pid in pids:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
 
     def cleanup(self):
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -1,4 +1,4 @@
-"""slow: 40 experiments that differ only in msize, each with 20 ms of busy work."""
+"""slow: 40 experiments that differ only in msize (8..320), each rep with 20 ms of busy work."""
 from gen.design import cross, levels
 
 EXPERIMENTS = cross(
