@@ -72,6 +72,10 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     (staged / "campaign.json").write_text(json.dumps(info, indent=2) + "\n")
 
 
+def plural(count, word):
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
 def generate(argument, env_option=None, set_items=()):
     """Writes the workspace of campaign ARGUMENT; returns it and a summary."""
     source = campaign_source(argument)
@@ -92,8 +96,8 @@ def generate(argument, env_option=None, set_items=()):
         if staged.exists():
             shutil.rmtree(staged)
     summary = [
-        f"{source.name}: {len(rows)} experiments x {len(runs)} runs ({len(settings.deployments)} "
-        f"deployment(s) x {len(settings.param_sets)} parameter set(s) x {settings.nrun} runs), "
+        f"{source.name}: {len(rows)} experiments x {len(runs)} runs ({plural(len(settings.deployments), 'deployment')} "
+        f"x {plural(len(settings.param_sets), 'parameter set')} x {plural(settings.nrun, 'run')}), "
         f"nrep {settings.nrep}",
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",

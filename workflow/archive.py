@@ -107,12 +107,18 @@ def results_of(status, target):
             first_attempt_of.setdefault(str(i), record["prefix"])
     if not any(os.path.isfile(p + ".results.csv") for p in prefixes):
         return
-    header = "id,rep,seconds"
-    rows = []
-    for prefix in prefixes:  # each experiment from the first attempt that finished it
-        _, lines = read_rows(prefix + ".results.csv")
-        rows += [line for line in lines if first_attempt_of.get(line.split(",", 1)[0]) == prefix]
-    write_lines(target / f"{run_id}.results.csv", header, rows)
+    finished = prov(records[0]) or {}
+    if len(records) == 1 and finished.get("status") == "complete" and len(done) >= status.total:
+        copy_if(prefixes[0] + ".results.csv", target / f"{run_id}.results.csv")  # nothing to merge
+        header = None
+    else:
+        header = "id,rep,seconds"
+    if header:
+        rows = []
+        for prefix in prefixes:  # each experiment from the first attempt that finished it
+            _, lines = read_rows(prefix + ".results.csv")
+            rows += [line for line in lines if first_attempt_of.get(line.split(",", 1)[0]) == prefix]
+        write_lines(target / f"{run_id}.results.csv", header, rows)
     if len(records) == 1:
         copy_if(prefixes[0] + ".prov.json", target / f"{run_id}.prov.json")
     else:

@@ -3,6 +3,8 @@ sbatch with Open MPI and with MPICH, archive and verify; a job that hits its
 Slurm time limit, then --resume; a job Slurm refuses."""
 import json
 import math
+import subprocess
+import sys
 
 import pytest
 
@@ -39,6 +41,15 @@ def test_campaign_through_sbatch_archived_and_verified(slurm_bench, env, library
     assert meta["scheduler"] == "slurm" and "slurm" in meta["slurm_version"]
     assert "SBATCH" in (archive / f"jobs/{RUN}.a1.sh").read_text()
     bench.ok("archive", "--verify", archive)
+    # Once slurmctld forgets a job, its final state comes from the job
+    # completion file (JobCompType=jobcomp/filetxt, no slurmdbd needed).
+    assert slurm_states(bench, "jobcomp_jobs", job_ids) == {j: ("COMPLETED", 0, "") for j in job_ids}
+
+
+def slurm_states(bench, source, job_ids):
+    result = subprocess.run([sys.executable, "-c", f"from workflow import slurm; print(repr(slurm.{source}({job_ids!r})))"],
+                            capture_output=True, text=True, env=dict(bench.env, PYTHONPATH=str(ROOT)), check=True)
+    return eval(result.stdout)
 
 
 def test_a_job_that_hits_its_time_limit_keeps_its_experiments_and_resume_completes_it(slurm_bench):
@@ -69,6 +80,8 @@ def test_a_job_that_hits_its_time_limit_keeps_its_experiments_and_resume_complet
     assert len(complete_experiments(archive / f"results/{run}.results.csv", nrep)) == 40
     first_attempt = json.loads((archive / f"attempts/{run}.a1.json").read_text())
     assert first_attempt["state"] == "timeout"
+    job = row["job_id"].split(";")[0]
+    assert slurm_states(bench, "jobcomp_jobs", [job])[job][0] == "TIMEOUT"
 
 
 def test_a_job_slurm_refuses_is_one_line(slurm_bench, tmp_path):
