@@ -21,7 +21,6 @@ import re
 import shutil
 import subprocess
 
-from gen import registry
 from gen.errors import NbhError, display_path
 from gen.registry import ROOT
 
@@ -67,11 +66,13 @@ class Workspace:
     def __init__(self, path):
         self.path = pathlib.Path(path)
 
-    def __getattr__(self, name):
-        folders = {"inputs", "jobs", "results", "logs", "attempts", "campaign", "env"}
-        if name in folders:
-            return self.path / name
-        raise AttributeError(name)
+    inputs = property(lambda self: self.path / "inputs")
+    jobs = property(lambda self: self.path / "jobs")
+    results = property(lambda self: self.path / "results")
+    logs = property(lambda self: self.path / "logs")
+    attempts = property(lambda self: self.path / "attempts")
+    campaign = property(lambda self: self.path / "campaign")
+    env = property(lambda self: self.path / "env")
 
     @property
     def name(self):

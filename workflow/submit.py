@@ -17,7 +17,7 @@ from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
 from workflow import local, slurm
-from workflow.attempts import (FINAL, attempt_done_ids, input_ids, new_record, run_statuses,
+from workflow.attempts import (attempt_done_ids, input_ids, new_record, run_statuses,
                                write_json)
 
 EXIT_FAILED = 1
