@@ -5,6 +5,7 @@ line and the time limit enforced. scheduler slurm: one sbatch job per run;
 --wait follows them until they end. --resume reruns, for each failed or
 timed-out run, only the experiments no earlier attempt finished.
 """
+import fcntl
 import os
 import shutil
 import signal
@@ -153,6 +154,9 @@ def submit_local(workspace, info, env, chosen):
         except KeyboardInterrupt:
             record.update(state="failed", exit_code=None, detail="interrupted", ended=now_utc())
             write_json(path, record)
+            with open(record["log"], "a", encoding="utf-8") as log:
+                log.write(f"\nnbhbench: *** run {status.run_id} attempt {record['attempt']} "
+                          f"INTERRUPTED AT {record['ended']} ***\n")
             print()
             raise
         record.update(state=state, exit_code=code, detail=detail, ended=now_utc())
@@ -203,23 +207,36 @@ def summary(workspace, statuses):
     return EXIT_FAILED if bad else 0
 
 
+def lock(workspace):
+    """Holds the workspace's submit lock until the process ends: two submits
+    at once would both start the same runs."""
+    handle = open(workspace.path / ".submit.lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise NbhError(f"another nbhbench submit is running for {workspace.name}; "
+                       f"see nbhbench status {workspace.name}", EXIT_FAILED) from None
+    return handle
+
+
 def submit(workspace, wait_for_end=False, resume=False, poll=None):
     info = workspace.info()
     check_ready(info)
-    env = environment(workspace, info)
-    statuses = run_statuses(workspace)
-    chosen = choose(statuses, resume)
-    if not chosen:
-        active = [s for s in statuses if s.state in ("pending", "running") and s.attempts]
-        undone = [s for s in statuses if s.state in ("failed", "timeout")]
-        note = (f"; {len(undone)} failed or timed out: nbhbench submit --resume {workspace.name}"
-                if undone and not resume else "")
-        print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
-              f"{sum(s.state == 'done' for s in statuses)} done{note})")
-    elif info["scheduler"] == "local":
-        submit_local(workspace, info, env, chosen)
-    else:
-        submit_slurm(workspace, info, env, chosen)
+    with lock(workspace):
+        env = environment(workspace, info)
+        statuses = run_statuses(workspace)
+        chosen = choose(statuses, resume)
+        if not chosen:
+            active = [s for s in statuses if s.state in ("pending", "running") and s.attempts]
+            undone = [s for s in statuses if s.state in ("failed", "timeout")]
+            note = (f"; {len(undone)} failed or timed out: nbhbench submit --resume {workspace.name}"
+                    if undone and not resume else "")
+            print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
+                  f"{sum(s.state == 'done' for s in statuses)} done{note})")
+        elif info["scheduler"] == "local":
+            submit_local(workspace, info, env, chosen)
+        else:
+            submit_slurm(workspace, info, env, chosen)
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:

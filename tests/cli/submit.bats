@@ -79,3 +79,17 @@ setup() { workflow_setup; }
     [ "$status" -eq 5 ]
     [[ "$output" == *"submits to Slurm, but there is no sbatch here"* ]]
 }
+
+@test "a second submit while one runs fails with exit 1" {
+    "$NBH" generate "$NBH_REPO/tests/workflow/campaigns/slow" --set nrep=50 >/dev/null
+    "$NBH" submit slow >/dev/null 2>&1 &
+    first=$!
+    for _ in $(seq 50); do [ -f "$NBH_WORK/slow/attempts/1x2-default-r001.a1.json" ] && break; sleep 0.1; done
+    run "$NBH" submit slow
+    kill -TERM "$first"
+    wait "$first" || true
+    [ "$status" -eq 1 ]
+    [[ "$output" == "nbhbench: another nbhbench submit is running for slow; see nbhbench status slow" ]]
+    run "$NBH" status slow
+    [[ "${lines[2]}" == *"failed"*"interrupted" ]]
+}

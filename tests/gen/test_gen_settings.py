@@ -121,3 +121,20 @@ def test_environment_mistakes_name_file_and_line(tmp_path, change, line, message
 def test_unknown_environment_lists_the_known_ones():
     with pytest.raises(NbhError, match="unknown environment 'nope' .*local-openmpi"):
         envfile.find("nope")
+
+
+def fenced_block_after(path, marker):
+    """The fenced code block of a Markdown file that contains MARKER."""
+    blocks = path.read_text().split("```")[1::2]
+    return next(block.split("\n", 1)[1] for block in blocks if marker in block)
+
+
+def test_the_documented_examples_read(tmp_path):
+    docs = envfile.ROOT / "docs"
+    site = write(tmp_path, fenced_block_after(docs / "environments.md", "env/vsc-intelmpi"), "vsc-intelmpi")
+    env = envfile.read_environment(str(site))
+    assert (env.library, env.scheduler, env.partition) == ("intelmpi", "slurm", "skylake")
+    assert "--ntasks-per-node={ppn}" in env.sbatch and len(env.setup) == 2
+    conf = write(tmp_path, fenced_block_after(docs / "campaigns.md", "[param_set intermediate256]"))
+    s = settings.read_settings(conf)
+    assert s.deployments == [(10, 16), (20, 16), (35, 16)] and list(s.param_sets) == ["default", "intermediate256"]
