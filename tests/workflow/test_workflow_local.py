@@ -4,7 +4,7 @@ import json
 import os
 import signal
 
-from conftest import SLOW, complete_experiments, read_csv, wait_until
+from workflow_testing import SLOW, complete_experiments, read_csv, wait_until
 
 RUN = "1x4-default-r001"
 SLOW_RUN = "1x2-default-r001"

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conftest import read_csv
+from workflow_testing import read_csv
 
 # --set items that keep each campaign small at 4 processes (one message size).
 CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": ["msize=256"],

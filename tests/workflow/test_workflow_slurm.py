@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from conftest import ROOT, SLOW, complete_experiments, read_csv
+from workflow_testing import ROOT, SLOW, complete_experiments, read_csv
 
 RUN = "1x4-default-r001"
 
@@ -47,9 +47,11 @@ def test_campaign_through_sbatch_archived_and_verified(slurm_bench, env, library
 
 
 def slurm_states(bench, source, job_ids):
-    result = subprocess.run([sys.executable, "-c", f"from workflow import slurm; print(repr(slurm.{source}({job_ids!r})))"],
-                            capture_output=True, text=True, env=dict(bench.env, PYTHONPATH=str(ROOT)), check=True)
-    return eval(result.stdout)
+    """What workflow/slurm.py's SOURCE says about JOB_IDS, asked under the test Slurm."""
+    code = f"import json; from workflow import slurm; print(json.dumps(slurm.{source}({job_ids!r})))"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                            env=dict(bench.env, PYTHONPATH=str(ROOT)))
+    return {job: tuple(state) for job, state in json.loads(result.stdout).items()}
 
 
 def test_a_job_that_hits_its_time_limit_keeps_its_experiments_and_resume_completes_it(slurm_bench):
