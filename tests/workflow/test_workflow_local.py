@@ -85,6 +85,7 @@ def test_a_killed_rank_keeps_finished_experiments_and_resume_completes_the_run(b
     submit = bench.start("submit", "slow")
     wait_until(lambda: results.is_file() and len(complete_experiments(results, 5)) >= 3, 60,
                "three experiments finished")
+    assert bench.status("slow")[SLOW_RUN][0] == "running"
     busy = bench("archive", "slow")
     assert busy.returncode == 1 and "still pending or running" in busy.stderr
     ranks = [pid for pid, name in descendants(submit.pid) if name == "nbh-kernel"]
