@@ -72,3 +72,21 @@ nbh_built_libraries() {
         echo "${kernel##*/}"
     done
 }
+
+# --- the Python side (gen/, workflow/) ---
+
+nbh_require_python() {
+    [ -x "$NBH_PYTHON" ] || nbh_die 1 "$NBH_PYTHON is missing (run: make deps)"
+}
+
+# nbh_python MODULE ARGS...: runs python -m MODULE from the project's .venv.
+nbh_python() {
+    nbh_require_python
+    PYTHONPATH="$NBH_ROOT${PYTHONPATH:+:$PYTHONPATH}" "$NBH_PYTHON" -m "$@"
+}
+
+# nbh_exec_python MODULE ARGS...: the same, replacing the shell (signals reach Python).
+nbh_exec_python() {
+    nbh_require_python
+    PYTHONPATH="$NBH_ROOT${PYTHONPATH:+:$PYTHONPATH}" exec "$NBH_PYTHON" -m "$@"
+}

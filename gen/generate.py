@@ -1,0 +1,123 @@
+"""`nbhbench generate`: a campaign definition -> its workspace (docs/workflow.md)."""
+import json
+import os
+import shutil
+
+import numpy as np
+
+from gen import registry, runs as runplan
+from gen.cli import Parser, main
+from gen.envfile import find as find_env, known_names, read_environment
+from gen.errors import NbhError, display_path
+from gen.experiments import check_deployments, complete_all, load_design, select_levels, with_nrep
+from gen.jobscript import attempt_job_script
+from gen.settings import apply_overrides, format_time_limit, parse_overrides, read_settings
+from gen.workspace import (ROOT, Workspace, build_root, campaign_source, git_state, now_utc,
+                           replace_directory, stage_workspace, write_csv)
+
+
+def choose_environment(settings, env_option):
+    if env_option:
+        settings.env = env_option
+        settings.sources["env"] = "--env"
+    if not settings.env:
+        raise NbhError("no environment: give --env ENV (env/ has: "
+                       f"{', '.join(known_names())}) or set env in campaign.conf")
+    return read_environment(settings.env)
+
+
+def deployment_origin(settings):
+    origin = settings.sources.get("deployments", "")
+    return "--set deployments" if origin == "--set" else origin
+
+
+def param_set_rows(param_sets):
+    rows = []
+    for name, values in param_sets.items():
+        rows += [{"param_set": name, "name": k, "value": v} for k, v in values.items()] or \
+            [{"param_set": name, "name": "", "value": ""}]
+    return rows
+
+
+def write_workspace(staged, *, source, settings, env, overrides, rows, runs, name):
+    reg = registry.load()
+    workspace = Workspace(staged)
+    final = Workspace(staged.parent / name)  # job scripts name the paths the workspace will have
+    columns = reg.experiment_columns
+    build = build_root()
+    info = {"campaign": name, "campaign_source": str(source), "env": env.name,
+            "env_source": str(os.path.abspath(env.path)), "library": env.library,
+            "scheduler": env.scheduler, "kernel": str(env.kernel(build)), "root": str(ROOT),
+            "build": str(build), "settings": settings.as_json(), "set": overrides.given,
+            "launch_env": [list(v) for v in overrides.launch_env],
+            "levels": {k: list(v) for k, v in overrides.levels.items()},
+            "experiments": len(rows), "runs": len(runs), "generated": now_utc(),
+            "git_commit": git_state(), "numpy": np.__version__}
+    write_csv(staged / "experiments.csv", columns, rows)
+    write_csv(staged / "param_sets.csv", ["param_set", "name", "value"], param_set_rows(settings.param_sets))
+    for run in runs:
+        run["experiments_total"] = len(rows)
+    write_csv(staged / "runs.csv", list(runs[0]), runs)
+    shutil.copytree(source, staged / "campaign", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copy2(env.path, staged / "env" / env.name)
+    lines = runplan.experiment_lines(rows, columns)
+    for run in runs:
+        run_id = run["run_id"]
+        comment = (f"nbhbench input: campaign {name}, run {run_id}, seed {run['seed']} "
+                   "(experiments shuffled with numpy PCG64(seed))")
+        workspace.input(run_id, 1).write_text(runplan.input_text(columns, lines, run["seed"], comment))
+        job = workspace.job(run_id, 1)
+        job.write_text(attempt_job_script(final, info, env, run, 1))
+        job.chmod(0o755)
+    (staged / "campaign.json").write_text(json.dumps(info, indent=2) + "\n")
+
+
+def plural(count, word):
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def generate(argument, env_option=None, set_items=()):
+    """Writes the workspace of campaign ARGUMENT; returns it and a summary."""
+    source = campaign_source(argument)
+    overrides = parse_overrides(set_items)
+    settings = apply_overrides(read_settings(source / "campaign.conf"), overrides)
+    env = choose_environment(settings, env_option or overrides.settings.get("env"))
+    rows = complete_all(load_design(source / "experiments.py"), source / "experiments.py")
+    rows = select_levels(rows, overrides.levels)
+    check_deployments(rows, settings.deployments, deployment_origin(settings))
+    rows = with_nrep(rows, settings.nrep)
+    runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
+    target, staged = stage_workspace(source.name)
+    try:
+        write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
+                        rows=rows, runs=runs, name=source.name)
+        replace_directory(target, staged)
+    finally:
+        if staged.exists():
+            shutil.rmtree(staged)
+    summary = [
+        f"{source.name}: {len(rows)} experiments x {len(runs)} runs ({plural(len(settings.deployments), 'deployment')} "
+        f"x {plural(len(settings.param_sets), 'parameter set')} x {plural(settings.nrun, 'run')}), "
+        f"nrep {settings.nrep}",
+        f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
+        f"time limit {format_time_limit(settings.time_limit)} per run",
+        f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
+    ]
+    return Workspace(target), summary
+
+
+def command(argv):
+    parser = Parser("generate")
+    parser.add_argument("campaign")
+    parser.add_argument("--env")
+    parser.add_argument("--set", action="append", default=[], dest="set_items", metavar="KEY=VALUE")
+    args = parser.parse_args(argv)
+    if args.env is not None:
+        find_env(args.env)
+    _, summary = generate(args.campaign, args.env, args.set_items)
+    print("\n".join(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    main(command)

@@ -1,0 +1,99 @@
+"""The job script of one run attempt: a bash script that `submit` runs
+directly (scheduler local) or hands to sbatch (scheduler slurm)."""
+import shlex
+
+
+def expand(template, **values):
+    return template.format(**values)
+
+
+def launch_variables(env, param_set, extra, places):
+    """The variables the ranks get, in the order they override each other:
+    the environment file's launch_env, the parameter set (through param_env),
+    then --set launch_env. LD_PRELOAD values are joined, not replaced."""
+    variables = {}
+
+    def put(name, value):
+        if name == "LD_PRELOAD" and variables.get(name):
+            value = f"{value}:{variables[name]}"
+        variables[name] = value
+
+    for name, value in env.launch_env:
+        put(name, expand(value, **places))
+    for name, value in param_set.items():
+        put(expand(env.param_env, name=name), value)
+    for name, value in extra:
+        put(name, value)
+    return variables
+
+
+def sbatch_lines(env, run, time_limit, log, job_name):
+    # No --ntasks-per-node: Slurm refuses more per node than cores even with
+    # --overcommit; the launcher places {ppn} per node. A site adds it with
+    # `sbatch = --ntasks-per-node={ppn}`.
+    options = [f"--job-name={job_name}", f"--nodes={run['nodes']}", f"--ntasks={run['nprocs']}",
+               f"--time={time_limit}", f"--output={log}"]
+    if env.partition:
+        options.append(f"--partition={env.partition}")
+    if env.account:
+        options.append(f"--account={env.account}")
+    options += [expand(line, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"]) for line in env.sbatch]
+    return [f"#SBATCH {option}" for option in options]
+
+
+def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, time_limit,
+               kernel, input_path, prefix, log, exit_file, root, build):
+    """The text of the job script; RUN is a row of runs.csv (dict)."""
+    places = {"root": str(root), "build": str(build)}
+    run_id = run["run_id"]
+    variables = launch_variables(env, param_set, launch_env, places)
+    launcher = expand(env.launcher, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"], **places)
+    rank_options, rank_exports = [], []
+    for name, value in variables.items():
+        if env.rank_env:
+            rank_options.append(expand(env.rank_env, name=name, value=shlex.quote(value)))
+        else:
+            rank_exports.append(f"export {name}={shlex.quote(value)}")
+    command = " ".join([launcher] + rank_options +
+                       ['"$kernel"', "-i", shlex.quote(str(input_path)), "-o", shlex.quote(str(prefix))])
+    header = ["#!/usr/bin/env bash"]
+    if env.scheduler == "slurm":
+        header += sbatch_lines(env, run, time_limit, log, f"nbh-{campaign}-{run_id}")
+    q = shlex.quote
+    lines = header + [
+        f"# nbhbench job: campaign {campaign}, run {run_id}, attempt {attempt}, environment {env_name}",
+        f"# ({run['nodes']} node(s) x {run['ppn']} processes, parameter set {run['param_set']}, "
+        f"time limit {time_limit}). Written by nbhbench; `nbhbench submit` runs it.",
+        "set -u",
+        *[expand(line, **places) for line in env.setup],
+        *[f"export {name}={q(expand(value, **places))}" for name, value in env.export],
+        *rank_exports,
+        f"kernel={q(str(kernel))}",
+        'if [ ! -x "$kernel" ]; then',
+        f'    echo "nbhbench: $kernel is not built (run: nbhbench build --env {env_name})" >&2',
+        f"    echo 127 > {q(str(exit_file))}",
+        "    exit 127",
+        "fi",
+        f'echo "nbhbench: run {run_id} attempt {attempt} starts on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"',
+        f"echo {q('+ ' + command)}",
+        command,
+        "status=$?",
+        f'echo "$status" > {q(str(exit_file))}',
+        f'echo "nbhbench: run {run_id} attempt {attempt} ends with exit code $status at $(date -u +%Y-%m-%dT%H:%M:%SZ)"',
+        'exit "$status"',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def attempt_job_script(workspace, info, env, run, attempt):
+    """The job script of attempt ATTEMPT of RUN, with paths inside WORKSPACE."""
+    run_id = run["run_id"]
+    settings = info["settings"]
+    return job_script(env=env, env_name=info["env"], campaign=info["campaign"], run=run,
+                      attempt=attempt, param_set=settings["param_sets"][run["param_set"]],
+                      launch_env=info["launch_env"], time_limit=settings["time_limit"],
+                      kernel=info["kernel"], input_path=workspace.input(run_id, attempt),
+                      prefix=workspace.prefix(run_id, attempt), log=workspace.log(run_id, attempt),
+                      exit_file=workspace.exit_file(run_id, attempt), root=info["root"],
+                      build=info["build"])

@@ -1,0 +1,190 @@
+"""The kernel's input rules (docs/kernel.md; kernel/input.c), checked before
+anything runs: which parameters apply to which experiment, their defaults,
+the values the kernel accepts, and what a process count makes impossible.
+
+The names (operations, topologies, ...) and where each parameter applies come
+from the registry; only the numeric ranges below are the kernel's own.
+"""
+import math
+import numbers
+
+# Ranges kernel/input.c enforces.
+RANGES = {"id": (0, 999_999_999_999), "ndim": (1, 8), "radius": (1, 1_000_000),
+          "reorder": (0, 1), "msize": (0, 1 << 40), "nrep": (1, 100_000_000)}
+MAX_MEMORY = 1 << 30   # the kernel's default --max-memory, bytes per process
+MAX_DEGREE = 1 << 20   # neighbors per process the kernel accepts
+
+WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
+               "order": "orders", "datatype": "datatypes"}
+
+
+class RowError(ValueError):
+    """A value the kernel would reject; `parameter` names its column."""
+
+    def __init__(self, parameter, message):
+        super().__init__(message)
+        self.parameter = parameter
+
+
+def applies(reg, parameter, op, topology):
+    """Whether PARAMETER applies to an experiment (registry parameters.csv applies_to)."""
+    where = reg.parameters[parameter]["applies_to"]
+    if where == "all":
+        return True
+    if where == "grid topologies":
+        return reg.topologies[topology]["grid"] == "1"
+    if where == "operations that move data":
+        return reg.operations[op]["moves_data"] == "1"
+    names = where.split()
+    unknown = [n for n in names if n not in reg.topologies]
+    if unknown:
+        raise RuntimeError(f"registry/parameters.csv: {parameter}: cannot read applies_to '{where}'")
+    return topology in names
+
+
+def default(reg, parameter, topology):
+    """The value an empty applicable cell means (parameters.csv default), or None if required."""
+    text = reg.parameters[parameter]["default"]
+    prefix = "first of the topology's "
+    if text.startswith(prefix):
+        return reg.topology_list(topology, text[len(prefix):])[0]
+    return text or None
+
+
+def allowed_words(reg, parameter, topology=None):
+    """The names PARAMETER may take (for constructor/order: on TOPOLOGY)."""
+    if parameter in ("constructor", "order") and topology is not None:
+        return reg.topology_list(topology, parameter + "s")
+    return list(getattr(reg, WORD_TABLES[parameter]))
+
+
+def is_empty(value):
+    if value is None:
+        return True
+    if isinstance(value, float) and math.isnan(value):
+        return True
+    return isinstance(value, str) and value.strip() == ""
+
+
+def parse_value(reg, parameter, value):
+    """VALUE as the kernel would read it: an int, a float or a registry name."""
+    kind = reg.parameters[parameter]["type"]
+    text = str(value).strip()
+    if kind == "word":
+        if not isinstance(value, str):
+            raise RowError(parameter, f"{value!r} is not a name")
+        return text
+    if kind == "integer":
+        if isinstance(value, bool) or (isinstance(value, numbers.Real) and not float(value).is_integer()):
+            raise RowError(parameter, f"'{text}' is not an integer")
+        try:
+            number = int(value) if isinstance(value, numbers.Real) else int(text, 10)
+        except ValueError:
+            raise RowError(parameter, f"'{text}' is not an integer") from None
+        low, high = RANGES.get(parameter, (0, (1 << 64) - 1))
+        if not low <= number <= high:
+            raise RowError(parameter, f"{number} is outside {low}..{high}")
+        return number
+    try:
+        number = float(value) if not isinstance(value, bool) else math.nan
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number < 0:
+        raise RowError(parameter, f"'{text}' is not a number >= 0")
+    return int(number) if number.is_integer() else number
+
+
+def check_word(reg, parameter, value, topology=None):
+    names = allowed_words(reg, parameter, topology)
+    if value in names:
+        return
+    if topology is not None and value in allowed_words(reg, parameter):
+        raise RowError(parameter, f"{value} does not apply to topology {topology} "
+                       f"(it takes: {', '.join(names)})")
+    raise RowError(parameter, f"unknown {parameter} '{value}' (known: {', '.join(names)})")
+
+
+def complete(reg, raw):
+    """The experiment RAW (parameter -> value, missing or empty = not given) as
+    the kernel runs it: every applicable parameter explicit (defaults filled
+    in), every other one None. Raises RowError where the kernel would refuse."""
+    row = {}
+    for parameter in ("op", "topology"):
+        if is_empty(raw.get(parameter)):
+            raise RowError(parameter, f"no {parameter} given (every experiment needs one)")
+        row[parameter] = parse_value(reg, parameter, raw[parameter])
+        check_word(reg, parameter, row[parameter])
+    op, topology = row["op"], row["topology"]
+    for parameter in reg.design_parameters:
+        if parameter in row:
+            continue
+        value = raw.get(parameter)
+        if not applies(reg, parameter, op, topology):
+            if not is_empty(value):
+                why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else f"op {op}"
+                raise RowError(parameter, f"{parameter} does not apply to {why} (leave it out)")
+            row[parameter] = None
+            continue
+        if is_empty(value):
+            value = default(reg, parameter, topology)
+            if value is None:
+                raise RowError(parameter, f"no {parameter} given (required for op {op} on topology {topology})")
+        row[parameter] = parse_value(reg, parameter, value)
+        if parameter in WORD_TABLES:
+            check_word(reg, parameter, row[parameter],
+                       topology if parameter in ("constructor", "order") else None)
+    check_relations(reg, row)
+    return row
+
+
+def check_relations(reg, row):
+    """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size."""
+    if row["ndim"] is not None and not 0 <= row["nfin"] <= row["ndim"]:
+        raise RowError("nfin", f"nfin {row['nfin']} is outside 0..ndim ({row['ndim']})")
+    if row["msize"] is not None:
+        size = int(reg.datatypes[row["datatype"]]["size"])
+        if row["msize"] % size:
+            raise RowError("msize", f"{row['msize']} is not a multiple of the {row['datatype']} size ({size} bytes)")
+
+
+def manhattan_ball(ndim, radius):
+    """Points c with sum|c_i| <= radius in ndim dimensions (the origin included)."""
+    return sum(2 ** k * math.comb(ndim, k) * math.comb(radius, k) for k in range(min(ndim, radius) + 1))
+
+
+def max_degree(row, nprocs):
+    """Neighbors per process, at most (kernel/topologies/topologies.c)."""
+    topology = row["topology"]
+    if topology == "cart":
+        return 2 * row["ndim"]
+    if topology == "moore":
+        return (2 * row["radius"] + 1) ** row["ndim"] - 1
+    if topology == "vneum":
+        return manhattan_ball(row["ndim"], row["radius"]) - 1
+    return nprocs - 1
+
+
+def buffer_bytes(reg, row, degree, nprocs):
+    """Send plus receive buffer bytes per process (kernel/setups/buffers.c)."""
+    operation = reg.operations[row["op"]]
+    if operation["moves_data"] != "1":
+        return 0
+    is_global = operation["family"] == "global"
+    incoming = nprocs if is_global else degree
+    outgoing = (nprocs if is_global else degree) if operation["pattern"] == "alltoall" else 1
+    return (incoming + outgoing) * row["msize"]
+
+
+def deployment_problem(reg, row, nprocs):
+    """Why the kernel would refuse experiment ROW on NPROCS processes, or None."""
+    degree = max_degree(row, nprocs)
+    if degree > MAX_DEGREE:
+        return f"{degree} neighbors per process, more than the kernel's {MAX_DEGREE}"
+    if reg.topologies[row["topology"]]["radius"] == "1" and nprocs == 1 and row["nfin"] == row["ndim"]:
+        return (f"radius {row['radius']} is impossible on 1 process: every dimension is finite "
+                "and of extent 1, so no process has a neighbor")
+    need = buffer_bytes(reg, row, degree, nprocs)
+    if need > MAX_MEMORY:
+        return f"msize {row['msize']} needs {need} bytes of buffers per process, over the kernel's {MAX_MEMORY}"
+    return None
+

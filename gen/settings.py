@@ -1,0 +1,250 @@
+"""A campaign's settings (campaigns/NAME/campaign.conf) and --set overrides.
+
+    description = what the campaign measures           (optional)
+    deployments = 10x16, 20x16, 35x16                   nodes x processes per node
+    nrun = 30                                           kernel launches per deployment and parameter set
+    nrep = 50                                           repetitions of every experiment
+    time_limit = 2:00:00                                per run: Slurm's --time, also enforced locally
+    seed = 20170901                                     campaign seed (run seeds derive from it; default 1)
+    env = slurm-openmpi                                 default environment (optional)
+
+    [param_set intermediate256]                         a library parameter set (optional, repeatable)
+    coll_tuned_use_dynamic_rules = true
+    coll_tuned_alltoall_intermediate_msg = 256
+"""
+import dataclasses
+import re
+
+from gen import registry, rules
+from gen.conffile import Entry, read_entries
+from gen.errors import ConfigError, NbhError, display_path
+
+NAME = re.compile(r"[A-Za-z0-9_.]+$")
+PARAMETER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
+REQUIRED = ("deployments", "nrun", "nrep", "time_limit")
+
+
+class ValueProblem(ValueError):
+    """A setting's value is wrong; the caller says where."""
+
+
+def parse_deployments(text):
+    """'10x16, 20x16' -> [(10, 16), (20, 16)]: nodes x processes per node."""
+    deployments = []
+    for item in text.split(","):
+        item = item.strip()
+        match = re.fullmatch(r"(\d+)\s*[xX]\s*(\d+)", item)
+        if not match:
+            raise ValueProblem(f"'{item}' is not a deployment NODESxPPN (e.g. 10x16)")
+        nodes, ppn = int(match.group(1)), int(match.group(2))
+        if nodes < 1 or ppn < 1:
+            raise ValueProblem(f"'{item}': nodes and processes per node must be at least 1")
+        if (nodes, ppn) in deployments:
+            raise ValueProblem(f"'{item}' is listed twice")
+        deployments.append((nodes, ppn))
+    return deployments
+
+
+def parse_count(text, low=1, high=100_000_000):
+    if not re.fullmatch(r"\d+", text):
+        raise ValueProblem(f"'{text}' is not an integer >= {low}")
+    value = int(text)
+    if not low <= value <= high:
+        raise ValueProblem(f"{value} is outside {low}..{high}")
+    return value
+
+
+def parse_seed(text):
+    return parse_count(text, 0, (1 << 64) - 1)
+
+
+def parse_time_limit(text):
+    """Slurm's time formats (MM, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS) -> seconds."""
+    match = re.fullmatch(r"(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?", text.strip())
+    if not match:
+        raise ValueProblem(f"'{text}' is not a time limit (MM, MM:SS, HH:MM:SS or D-HH:MM:SS)")
+    days, a, b, c = match.groups()
+    numbers = [int(x) for x in (a, b, c) if x is not None]
+    if days is not None:
+        hours, minutes, seconds = (numbers + [0, 0])[:3]
+        total = int(days) * 86400 + hours * 3600 + minutes * 60 + seconds
+    elif len(numbers) == 1:
+        total = numbers[0] * 60
+    elif len(numbers) == 2:
+        total = numbers[0] * 60 + numbers[1]
+    else:
+        total = numbers[0] * 3600 + numbers[1] * 60 + numbers[2]
+    if total <= 0:
+        raise ValueProblem(f"'{text}' is no time at all")
+    return total
+
+
+def format_time_limit(seconds):
+    """Seconds as Slurm's D-HH:MM:SS (HH:MM:SS under a day)."""
+    days, rest = divmod(seconds, 86400)
+    text = f"{rest // 3600:02d}:{rest % 3600 // 60:02d}:{rest % 60:02d}"
+    return f"{days}-{text}" if days else text
+
+
+def parse_env_name(text):
+    if not text:
+        raise ValueProblem("empty environment name")
+    return text
+
+
+PARSERS = {"description": str, "deployments": parse_deployments, "nrun": parse_count,
+           "nrep": parse_count, "time_limit": parse_time_limit, "seed": parse_seed,
+           "env": parse_env_name}
+
+
+@dataclasses.dataclass
+class Settings:
+    path: str
+    description: str = ""
+    deployments: list = dataclasses.field(default_factory=list)
+    nrun: int = 0
+    nrep: int = 0
+    time_limit: int = 0
+    seed: int = 1
+    env: str = ""
+    param_sets: dict = dataclasses.field(default_factory=dict)  # name -> {parameter: value}
+    sources: dict = dataclasses.field(default_factory=dict)     # setting -> where it was given
+
+    def as_json(self):
+        return {"description": self.description,
+                "deployments": [f"{n}x{p}" for n, p in self.deployments],
+                "nrun": self.nrun, "nrep": self.nrep,
+                "time_limit": format_time_limit(self.time_limit), "seed": self.seed,
+                "env": self.env, "param_sets": self.param_sets, "sources": self.sources}
+
+
+def apply_setting(settings, key, text, where):
+    """Sets KEY from TEXT; raises ValueProblem with the reason."""
+    setattr(settings, key, PARSERS[key](text))
+    settings.sources[key] = where
+
+
+def read_settings(path):
+    """Settings of campaign.conf at PATH; every mistake names its line."""
+    settings = Settings(path=str(path))
+    seen = {}
+    sections = {}
+    current = None
+    for entry in read_entries(path):
+        if entry.key == "":
+            current = start_section(entry, sections)
+            continue
+        if current is not None:
+            add_parameter(entry, current)
+            continue
+        if entry.key not in PARSERS:
+            raise entry.error(f"unknown setting '{entry.key}' (settings: {', '.join(PARSERS)}; "
+                              "library parameters go in a [param_set NAME] section)")
+        if entry.key in seen:
+            raise entry.error(f"{entry.key} is given twice (first on line {seen[entry.key]})")
+        seen[entry.key] = entry.line
+        try:
+            apply_setting(settings, entry.key, entry.value, f"{display_path(path)}:{entry.line}")
+        except ValueProblem as e:
+            raise entry.error(f"{entry.key}: {e}") from None
+    missing = [key for key in REQUIRED if key not in seen]
+    if missing:
+        raise ConfigError(path, 0, f"missing setting{'s' if len(missing) > 1 else ''}: {', '.join(missing)}")
+    settings.param_sets = {name: values for name, (values, _) in sections.items()} or {"default": {}}
+    return settings
+
+
+def start_section(entry: Entry, sections):
+    kind, _, name = entry.section.partition(" ")
+    if kind != "param_set":
+        raise entry.error(f"unknown section [{entry.section}] (the only section is [param_set NAME])")
+    if not NAME.match(name):
+        raise entry.error(f"[{entry.section}]: a parameter set needs a name of letters, digits, '_' or '.'")
+    if name in sections:
+        raise entry.error(f"parameter set {name} is defined twice (first on line {sections[name][1]})")
+    sections[name] = ({}, entry.line)
+    return sections[name][0]
+
+
+def add_parameter(entry: Entry, values):
+    if not PARAMETER.match(entry.key):
+        raise entry.error(f"'{entry.key}' is not a library parameter name")
+    if entry.key in values:
+        raise entry.error(f"{entry.key} is set twice in [{entry.section}]")
+    if entry.value == "":
+        raise entry.error(f"{entry.key}: empty value")
+    values[entry.key] = entry.value
+
+
+@dataclasses.dataclass
+class Overrides:
+    """What --set asked for, sorted by kind."""
+    settings: dict = dataclasses.field(default_factory=dict)     # setting -> text
+    levels: dict = dataclasses.field(default_factory=dict)       # parameter -> [values]
+    param_sets: list = dataclasses.field(default_factory=list)   # names to keep
+    launch_env: list = dataclasses.field(default_factory=list)   # [(VAR, value)]
+    given: list = dataclasses.field(default_factory=list)        # the --set items as typed
+
+
+def parse_overrides(items):
+    """--set KEY=VALUE items -> Overrides; an unknown key or a bad value is an error."""
+    reg = registry.load()
+    result = Overrides(given=list(items))
+    for item in items:
+        key, equals, value = item.partition("=")
+        key, value = key.strip(), value.strip()
+        if not equals or not key:
+            raise NbhError(f"--set {item}: expected KEY=VALUE")
+        try:
+            if key in PARSERS:
+                PARSERS[key](value)
+                result.settings[key] = value
+            elif key == "launch_env":
+                result.launch_env.append(parse_variable(value))
+            elif key == "param_set":
+                result.param_sets = split_list(value)
+            elif key in reg.design_parameters:
+                result.levels[key] = parse_levels(reg, key, value)
+            else:
+                known = list(PARSERS) + ["param_set", "launch_env"] + reg.design_parameters
+                raise ValueProblem(f"unknown key '{key}' (known: {', '.join(known)})")
+        except (ValueProblem, rules.RowError) as e:
+            raise NbhError(f"--set {item}: {e}") from None
+    return result
+
+
+def split_list(text):
+    values = [v.strip() for v in text.split(",")]
+    if not all(values):
+        raise ValueProblem(f"'{text}' has an empty item")
+    return values
+
+
+def parse_levels(reg, key, text):
+    values = [rules.parse_value(reg, key, v) for v in split_list(text)]
+    if key in rules.WORD_TABLES:
+        for v in values:
+            rules.check_word(reg, key, v)
+    return values
+
+
+def parse_variable(text):
+    name, equals, value = text.partition("=")
+    if not equals or not VARIABLE.match(name):
+        raise ValueProblem(f"'{text}' is not VAR=value")
+    return name, value
+
+
+def apply_overrides(settings, overrides):
+    """SETTINGS with the --set settings and parameter-set choice applied."""
+    for key, text in overrides.settings.items():
+        apply_setting(settings, key, text, "--set")
+    if overrides.param_sets:
+        unknown = [n for n in overrides.param_sets if n not in settings.param_sets]
+        if unknown:
+            raise NbhError(f"--set param_set: the campaign has no parameter set {unknown[0]} "
+                           f"(it has: {', '.join(settings.param_sets)})")
+        settings.param_sets = {n: settings.param_sets[n] for n in overrides.param_sets}
+        settings.sources["param_sets"] = "--set"
+    return settings

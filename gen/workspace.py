@@ -1,0 +1,216 @@
+"""Where a campaign's generated files, results and logs live, and `generate`.
+
+    work/<campaign>/              ($NBH_WORK/<campaign>/ when NBH_WORK is set)
+      campaign.json               what was generated: campaign, env, resolved settings, --set, git commit
+      experiments.csv             the experiment table (docs/archive.md)
+      param_sets.csv, runs.csv    the library parameter sets; the planned runs with their seeds
+      campaign/, env/NAME         copies of the campaign definition and the environment file
+      inputs/RUN.csv              each run's input; inputs/RUN.aN.csv: what attempt N (resume) reran
+      jobs/RUN.aN.sh              the job script of attempt N
+      results/RUN.aN.*            the kernel's files of attempt N
+      logs/RUN.aN.log             what attempt N printed
+      attempts/RUN.aN.json, .exit when and how attempt N was submitted, its exit code and final state
+      archived.json               the archives made from this workspace
+"""
+import csv
+import datetime
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+
+from gen.errors import NbhError, display_path
+from gen.registry import ROOT
+
+CAMPAIGNS = ROOT / "campaigns"
+CAMPAIGN_FILES = ("campaign.conf", "experiments.py")
+NAME = re.compile(r"[A-Za-z0-9_.+-]+$")
+EXIT_CONFLICT = 3
+
+
+def work_root():
+    return pathlib.Path(os.environ.get("NBH_WORK") or ROOT / "work").absolute()
+
+
+def build_root():
+    return pathlib.Path(os.environ.get("NBH_BUILD") or ROOT / "build").absolute()
+
+
+def now_utc():
+    return datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def campaign_source(argument):
+    """The campaign directory ARGUMENT names: a name under campaigns/ or a path."""
+    named = CAMPAIGNS / argument
+    if os.sep not in argument and argument not in (".", "..") and named.is_dir():
+        path = named
+    elif os.path.isdir(argument):
+        path = pathlib.Path(argument)
+    else:
+        known = sorted(p.name for p in CAMPAIGNS.iterdir() if p.is_dir()) if CAMPAIGNS.is_dir() else []
+        raise NbhError(f"unknown campaign '{argument}' (campaigns/ has: {', '.join(known)}; "
+                       "or give the path of a campaign directory)")
+    path = path.resolve()
+    missing = [f for f in CAMPAIGN_FILES if not (path / f).is_file()]
+    if missing:
+        raise NbhError(f"{display_path(path)} is not a campaign directory: no {missing[0]}")
+    if not NAME.match(path.name):
+        raise NbhError(f"campaign name '{path.name}' may hold only letters, digits and . _ + -")
+    return path
+
+
+class Workspace:
+    def __init__(self, path):
+        self.path = pathlib.Path(path)
+
+    inputs = property(lambda self: self.path / "inputs")
+    jobs = property(lambda self: self.path / "jobs")
+    results = property(lambda self: self.path / "results")
+    logs = property(lambda self: self.path / "logs")
+    attempts = property(lambda self: self.path / "attempts")
+    campaign = property(lambda self: self.path / "campaign")
+    env = property(lambda self: self.path / "env")
+
+    @property
+    def name(self):
+        return self.path.name
+
+    @property
+    def info_file(self):
+        return self.path / "campaign.json"
+
+    def info(self):
+        with open(self.info_file, encoding="utf-8") as f:
+            return json.load(f)
+
+    def runs(self):
+        return read_csv(self.path / "runs.csv")
+
+    def experiments(self):
+        return read_csv(self.path / "experiments.csv")
+
+    def input(self, run_id, attempt):
+        return self.inputs / (f"{run_id}.csv" if attempt == 1 else f"{run_id}.a{attempt}.csv")
+
+    def job(self, run_id, attempt):
+        return self.jobs / f"{run_id}.a{attempt}.sh"
+
+    def prefix(self, run_id, attempt):
+        return self.results / f"{run_id}.a{attempt}"
+
+    def log(self, run_id, attempt):
+        return self.logs / f"{run_id}.a{attempt}.log"
+
+    def record(self, run_id, attempt):
+        return self.attempts / f"{run_id}.a{attempt}.json"
+
+    def exit_file(self, run_id, attempt):
+        return self.attempts / f"{run_id}.a{attempt}.exit"
+
+    def attempt_numbers(self, run_id):
+        numbers = []
+        for path in self.attempts.glob(f"{run_id}.a*.json"):
+            match = re.fullmatch(re.escape(run_id) + r"\.a(\d+)\.json", path.name)
+            if match:
+                numbers.append(int(match.group(1)))
+        return sorted(numbers)
+
+    def fingerprint(self):
+        """What the results, logs and attempt records are now: a change means
+        something new that no archive holds yet."""
+        files = []
+        for folder in (self.results, self.logs, self.attempts):
+            if folder.is_dir():
+                for path in sorted(folder.iterdir()):
+                    if path.is_file():
+                        files.append([f"{folder.name}/{path.name}", path.stat().st_size])
+        return files
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def write_csv(path, columns, rows):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f, lineterminator="\n")
+        writer.writerow(columns)
+        for row in rows:
+            writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
+
+
+def find_workspace(argument):
+    """The workspace of the campaign ARGUMENT names (name or path), generated before."""
+    name = pathlib.Path(argument.rstrip(os.sep) or argument).name
+    workspace = Workspace(work_root() / name)
+    if not workspace.info_file.is_file():
+        raise NbhError(f"campaign {name} has not been generated yet (no {display_path(workspace.path)}; "
+                       f"run: nbhbench generate {argument} --env ENV)")
+    if os.sep in argument or os.path.isdir(argument) and not (CAMPAIGNS / argument).is_dir():
+        given = pathlib.Path(argument).resolve()
+        source = pathlib.Path(workspace.info()["campaign_source"])
+        if given not in (source, workspace.path.resolve()):
+            raise NbhError(f"{display_path(workspace.path)} holds campaign {display_path(source)}, "
+                           f"not {display_path(given)} (campaign names must differ)")
+    return workspace
+
+
+def unarchived(workspace):
+    """Whether WORKSPACE holds results or attempts that no archive has taken."""
+    if not workspace.attempts.is_dir() or not any(workspace.attempts.glob("*.json")):
+        return False
+    archived = workspace.path / "archived.json"
+    if archived.is_file():
+        with open(archived, encoding="utf-8") as f:
+            history = json.load(f)
+        if history and history[-1].get("fingerprint") == workspace.fingerprint():
+            return False
+    return True
+
+
+def git_state():
+    """The project's commit, with '-dirty' when the working tree has changes."""
+    def git(*args):
+        return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True,
+                              timeout=30).stdout.strip()
+    try:
+        commit = git("rev-parse", "HEAD")
+        dirty = bool(git("status", "--porcelain", "--untracked-files=no"))
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (commit or "unknown") + ("-dirty" if commit and dirty else "")
+
+
+def replace_directory(target, staged):
+    """Moves STAGED to TARGET, removing what was at TARGET."""
+    old = target.with_name(f".{target.name}.old-{os.getpid()}")
+    if target.exists():
+        target.rename(old)
+    staged.rename(target)
+    if old.exists():
+        shutil.rmtree(old)
+
+
+def stage_workspace(name):
+    """A fresh staging directory next to work/NAME, or an error if NAME's
+    workspace holds results no archive has taken."""
+    target = work_root() / name
+    if target.exists():
+        if not (target / "campaign.json").is_file() and any(target.iterdir()):
+            raise NbhError(f"{display_path(target)} exists and is not an nbhbench workspace; "
+                           "move it away first", EXIT_CONFLICT)
+        if (target / "campaign.json").is_file() and unarchived(Workspace(target)):
+            raise NbhError(f"{display_path(target)} holds results that are not archived; archive them "
+                           f"(nbhbench archive {name}) or move {display_path(target)} away, "
+                           "then generate again", EXIT_CONFLICT)
+    staged = target.with_name(f".{name}.new-{os.getpid()}")
+    if staged.exists():
+        shutil.rmtree(staged)
+    staged.mkdir(parents=True)
+    for folder in ("inputs", "jobs", "results", "logs", "attempts", "env"):
+        (staged / folder).mkdir()
+    return target, staged

@@ -1,0 +1,105 @@
+#!/usr/bin/env bats
+# nbhbench generate CAMPAIGN [--env ENV] [--set KEY=VALUE ...]
+
+load workflow_helpers
+
+setup() { workflow_setup; }
+
+@test "generate --help prints the usage" {
+    run "$NBH" generate --help
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"Usage: nbhbench generate CAMPAIGN [--env ENV] [--set KEY=VALUE ...]"* ]]
+}
+
+@test "nbhbench help lists generate" {
+    run "$NBH" help
+    [[ "$output" == *"generate "*"per-run inputs and job scripts"* ]]
+}
+
+@test "generate writes the workspace and says what it made" {
+    run "$NBH" generate demo --env local-openmpi --set nrun=3
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "demo: 18 experiments x 3 runs"* ]]
+    [ -f "$NBH_WORK/demo/experiments.csv" ]
+    [ -f "$NBH_WORK/demo/inputs/1x4-default-r003.csv" ]
+    [ -x "$NBH_WORK/demo/jobs/1x4-default-r003.a1.sh" ]
+}
+
+@test "generate takes the campaign's env when --env is not given" {
+    run "$NBH" generate demo
+    [ "$status" -eq 0 ]
+    [[ "$output" == *"environment local-openmpi"* ]]
+}
+
+@test "generate takes the path of a user's campaign directory" {
+    cp -r "$NBH_REPO/campaigns/demo" "$BATS_TEST_TMPDIR/mine"
+    run "$NBH" generate "$BATS_TEST_TMPDIR/mine" --set nrun=1
+    [ "$status" -eq 0 ]
+    [ -f "$NBH_WORK/mine/runs.csv" ]
+}
+
+@test "generate --set launch_env puts the variable into the job script" {
+    run "$NBH" generate demo --set nrun=1 --set launch_env=MY_TOOL=on --set launch_env=OTHER=2
+    [ "$status" -eq 0 ]
+    grep -q -- "-x MY_TOOL=on -x OTHER=2" "$NBH_WORK/demo/jobs/1x4-default-r001.a1.sh"
+}
+
+@test "generate --set with an unknown key fails with exit 2" {
+    run "$NBH" generate demo --set colour=red
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: --set colour=red: unknown key 'colour'"* ]]
+    [ ! -e "$NBH_WORK/demo" ]
+}
+
+@test "generate --set without = fails with exit 2" {
+    run "$NBH" generate demo --set nrun
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: --set nrun: expected KEY=VALUE" ]]
+}
+
+@test "generate --set with an impossible level fails with exit 2" {
+    run "$NBH" generate demo --set ndim=3
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no experiment with ndim=3 (its levels: 2)"* ]]
+}
+
+@test "generate without CAMPAIGN fails with exit 2" {
+    run "$NBH" generate
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"no CAMPAIGN given"* ]]
+}
+
+@test "generate with an unknown campaign lists the shipped ones" {
+    run "$NBH" generate nope
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: unknown campaign 'nope' (campaigns/ has: demo, "* ]]
+}
+
+@test "generate with an unknown environment fails with exit 2" {
+    run "$NBH" generate demo --env nope
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: unknown environment 'nope'"* ]]
+}
+
+@test "generate with an unknown option fails with exit 2" {
+    run "$NBH" generate demo --frobnicate
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"unrecognized arguments: --frobnicate"* ]]
+}
+
+@test "generate with a malformed campaign.conf names file and line" {
+    cp -r "$NBH_REPO/campaigns/demo" "$BATS_TEST_TMPDIR/mine"
+    sed -i 's/^nrep = 30/nrep 30/' "$BATS_TEST_TMPDIR/mine/campaign.conf"
+    run "$NBH" generate "$BATS_TEST_TMPDIR/mine"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"mine/campaign.conf:9: malformed line 'nrep 30'"* ]]
+}
+
+@test "generate refuses to replace unarchived results (exit 3)" {
+    tiny_demo
+    "$NBH" submit demo >/dev/null
+    run "$NBH" generate demo
+    [ "$status" -eq 3 ]
+    [[ "$output" == *"holds results that are not archived"* ]]
+    [ -f "$NBH_WORK/demo/results/1x4-default-r001.a1.results.csv" ]
+}

@@ -1,0 +1,193 @@
+"""nbhbench generate: shipped campaigns, shuffling and seeds, --set, and the
+one-line report of every configuration mistake."""
+import csv
+import os
+import pathlib
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from gen.generate import generate
+from gen.workspace import Workspace
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+SHIPPED = {"demo": 18, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60}
+
+
+@pytest.fixture(autouse=True)
+def private_work(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBH_WORK", str(tmp_path / "work"))
+    monkeypatch.setenv("NBH_ARCHIVES", str(tmp_path / "archives"))
+
+
+def nbhbench(*args):
+    return subprocess.run([str(ROOT / "nbhbench"), *args], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def test_nbhcoll_jupiter_generates_in_under_ten_seconds():
+    start = time.monotonic()
+    result = nbhbench("generate", "nbhcoll-jupiter", "--env", "slurm-openmpi")
+    elapsed = time.monotonic() - start
+    assert result.returncode == 0, result.stderr
+    assert elapsed < 10, f"took {elapsed:.1f} s"
+    workspace = Workspace(pathlib.Path(os.environ["NBH_WORK"]) / "nbhcoll-jupiter")
+    assert len(workspace.experiments()) == 3360 and len(workspace.runs()) == 90
+    assert len(list(workspace.inputs.glob("*.csv"))) == 90 and len(list(workspace.jobs.glob("*.sh"))) == 90
+    print(f"nbhcoll-jupiter: generated in {elapsed:.2f} s")
+
+
+@pytest.mark.parametrize("campaign", sorted(SHIPPED))
+def test_shipped_campaigns_generate(campaign):
+    workspace, _ = generate(campaign, "slurm-openmpi")
+    assert len(workspace.experiments()) == SHIPPED[campaign]
+    settings = workspace.info()["settings"]
+    runs = len(settings["deployments"]) * len(settings["param_sets"]) * settings["nrun"]
+    assert len(workspace.runs()) == runs
+    assert (workspace.campaign / "assessment.conf").is_file()
+
+
+def test_guidelines_all_covers_every_guideline():
+    workspace, _ = generate("guidelines-all", "slurm-openmpi")
+    tags = {line.split(":")[0] for line in (workspace.campaign / "assessment.conf").read_text().splitlines()
+            if ":" in line and not line.startswith("#") and "=" not in line.split(":")[0]}
+    guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
+    assert guidelines <= tags
+    ops = {row["op"] for row in workspace.experiments()}
+    assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
+
+
+def test_each_run_has_the_same_experiments_shuffled_with_its_seed():
+    workspace, _ = generate("demo", "local-openmpi", ["nrun=4"])
+    experiments = {row["id"]: row for row in workspace.experiments()}
+    orders = []
+    for run in workspace.runs():
+        rows = read(workspace.input(run["run_id"], 1))
+        assert {r["seed"] for r in rows} == {run["seed"]}
+        assert {r["id"]: {k: v for k, v in r.items() if k != "seed"} for r in rows} == experiments
+        orders.append([r["id"] for r in rows])
+    assert len({tuple(o) for o in orders}) == 4, "every run has its own order"
+    assert len({run["seed"] for run in workspace.runs()}) == 4
+
+
+def test_generating_again_gives_the_same_files_and_another_seed_another_order():
+    first, _ = generate("demo", "local-openmpi")
+    text = first.input("1x4-default-r001", 1).read_text()
+    shutil.rmtree(first.path)
+    again, _ = generate("demo", "local-openmpi")
+    assert again.input("1x4-default-r001", 1).read_text() == text
+    shutil.rmtree(again.path)
+    other, _ = generate("demo", "local-openmpi", ["seed=99"])
+    assert other.input("1x4-default-r001", 1).read_text() != text
+
+
+def test_set_keeps_levels_and_experiment_ids():
+    full, _ = generate("nbhcoll-jupiter", "local-openmpi")
+    ids = {(r["op"], r["topology"], r["order"], r["ndim"], r["nfin"], r["reorder"], r["msize"]): r["id"]
+           for r in full.experiments()}
+    shutil.rmtree(full.path)
+    part, _ = generate("nbhcoll-jupiter", "local-openmpi",
+                       ["deployments=1x4,2x8", "nrun=2", "nrep=5", "ndim=2", "msize=1024,16384",
+                        "op=neighbor_alltoall", "order=FMAJ"])
+    rows = part.experiments()
+    assert {r["ndim"] for r in rows} == {"2"} and {r["msize"] for r in rows} == {"1024", "16384"}
+    assert {r["op"] for r in rows} == {"neighbor_alltoall"} and {r["nrep"] for r in rows} == {"5"}
+    assert {r["order"] for r in rows} == {"FMAJ", ""}, "Cartesian experiments (no order) are kept"
+    for r in rows:
+        assert ids[(r["op"], r["topology"], r["order"], r["ndim"], r["nfin"], r["reorder"], r["msize"])] == r["id"]
+    assert [r["run_id"] for r in part.runs()] == ["1x4-default-r001", "1x4-default-r002",
+                                                  "2x8-default-r001", "2x8-default-r002"]
+
+
+def test_parameter_sets_and_launch_env_reach_the_ranks():
+    workspace, _ = generate("full-tuned-jupiter", "local-openmpi",
+                            ["deployments=1x4", "nrun=1", "launch_env=LD_PRELOAD=/opt/tool/libprof.so"])
+    tuned = workspace.job("1x4-intermediate256-r001", 1).read_text()
+    assert "-x OMPI_MCA_coll_tuned_alltoall_intermediate_msg=256" in tuned
+    assert "-x LD_PRELOAD=/opt/tool/libprof.so" in tuned
+    assert "coll_tuned" not in workspace.job("1x4-default-r001", 1).read_text()
+    assert read(workspace.path / "param_sets.csv") == [
+        {"param_set": "default", "name": "", "value": ""},
+        {"param_set": "intermediate256", "name": "coll_tuned_use_dynamic_rules", "value": "true"},
+        {"param_set": "intermediate256", "name": "coll_tuned_alltoall_intermediate_msg", "value": "256"}]
+    mpich, _ = generate("demo", "local-mpich", ["launch_env=LD_PRELOAD=/opt/tool/libprof.so"])
+    job = mpich.job("1x4-default-r001", 1).read_text()
+    assert "-genv LD_PRELOAD /opt/tool/libprof.so:" in job and "libnbh-yield.so" in job
+
+
+def test_slurm_job_scripts_carry_the_allocation():
+    workspace, _ = generate("demo", "slurm-openmpi", ["deployments=2x8", "time_limit=0:30:00"])
+    job = workspace.job("2x8-default-r001", 1).read_text()
+    for line in ("#SBATCH --nodes=2", "#SBATCH --ntasks=16", "#SBATCH --time=00:30:00",
+                 "#SBATCH --overcommit", "#SBATCH --exclusive",
+                 f"#SBATCH --output={workspace.log('2x8-default-r001', 1)}"):
+        assert line in job
+    assert "mpirun.openmpi -np 16 --map-by ppr:8:node" in job
+
+
+# --- every mistake is one line naming where it is, and nothing is written ---
+
+def user_campaign(tmp_path, conf=None, design=None):
+    folder = tmp_path / "mine"
+    shutil.copytree(ROOT / "campaigns" / "demo", folder)
+    if conf:
+        (folder / "campaign.conf").write_text((folder / "campaign.conf").read_text().replace(*conf))
+    if design:
+        (folder / "experiments.py").write_text(design)
+    return folder
+
+
+DESIGN = """from gen.design import cross, levels
+EXPERIMENTS = cross(
+    levels(op="neighbor_alltoall", topology="vneum"),
+    levels(ndim=2, nfin=2),
+    {line3},
+)
+"""
+
+
+@pytest.mark.parametrize("conf, design, args, message", [
+    (("nrun = 10", "nrun: 10"), None, [], "campaign.conf:8: malformed line 'nrun: 10'"),
+    (("nrun = 10", "nruns = 10"), None, [], "campaign.conf:8: unknown setting 'nruns'"),
+    (("nrep = 30", "nrep = many"), None, [], "campaign.conf:9: nrep: 'many' is not an integer"),
+    (("deployments = 1x4", "deployments = 1x4x2"), None, [], "campaign.conf:7: deployments: '1x4x2' is not a deployment"),
+    (None, DESIGN.format(line3="levels(msise=[64])"), [], "experiments.py:5: unknown parameter 'msise'"),
+    (None, DESIGN.format(line3="levels(msize=[64], order='LINEAR')"), [],
+     "experiments.py:5: LINEAR does not apply to topology vneum"),
+    (None, DESIGN.format(line3="levels(msize=[6], datatype='int')"), [],
+     "experiments.py:5: 6 is not a multiple of the int size"),
+    (None, DESIGN.format(line3="levels(msize=[64]])"), [], "experiments.py:5: syntax error"),
+    (None, DESIGN.format(line3="levels(msize=undefined)"), [], "experiments.py:5: NameError"),
+    (None, "x = 1\n", [], "experiments.py: defines no EXPERIMENTS"),
+    (None, DESIGN.format(line3="levels(msize=[64])"), ["--set", "deployments=1x1"],
+     "--set deployments: deployment 1x1 is impossible for experiment 1"),
+    (("deployments = 1x4", "deployments = 1x1"), DESIGN.format(line3="levels(msize=[64])"), [],
+     "campaign.conf:7: deployment 1x1 is impossible"),
+    (None, None, ["--env", "nope"], "unknown environment 'nope'"),
+    (None, None, ["--set", "colour=red"], "--set colour=red: unknown key 'colour'"),
+    (None, None, ["--set", "msize=100"], "--set msize: the campaign has no experiment with msize=100"),
+    (None, None, ["--set", "param_set=tuned"], "the campaign has no parameter set tuned"),
+])
+def test_config_mistakes_are_one_line_with_file_and_line(tmp_path, conf, design, args, message):
+    folder = user_campaign(tmp_path, conf, design)
+    result = nbhbench("generate", str(folder), *args)
+    assert result.returncode == 2, result.stdout
+    assert result.stderr.count("\n") == 1 and result.stderr.startswith("nbhbench: "), result.stderr
+    assert message in result.stderr
+    assert not (pathlib.Path(os.environ["NBH_WORK"]) / "mine").exists()
+
+
+def test_environment_file_mistake_names_its_line(tmp_path):
+    env = tmp_path / "site-env"
+    env.write_text((ROOT / "env" / "local-openmpi").read_text().replace("scheduler = local", "scheduler = lsf"))
+    result = nbhbench("generate", "demo", "--env", str(env))
+    assert result.returncode == 2
+    assert f"{env}:6: scheduler: 'lsf' is not one of local, slurm" in result.stderr

@@ -1,0 +1,66 @@
+"""The kernel's input rules as the generator applies them (gen/rules.py)."""
+import pytest
+
+from gen import registry, rules
+
+REG = registry.load()
+
+
+def complete(**raw):
+    return rules.complete(REG, raw)
+
+
+def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
+    row = complete(op="neighbor_alltoall", topology="vneum", ndim=2, msize=1024)
+    assert row == {"op": "neighbor_alltoall", "topology": "vneum", "constructor": "dist_graph_adjacent",
+                   "ndim": 2, "nfin": 0, "radius": 1, "order": "FMAJ", "reorder": 0,
+                   "datatype": "byte", "msize": 1024, "work_us": 0}
+    cart = complete(op="create", topology="cart", ndim=3)
+    assert cart["order"] is None and cart["radius"] is None and cart["msize"] is None
+    assert cart["constructor"] == "cart_create"
+    full = complete(op="alltoall", topology="full", msize=8, datatype="double")
+    assert full["ndim"] is None and full["order"] == "LINEAR"
+
+
+@pytest.mark.parametrize("raw, parameter, message", [
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 2, "msize": 8, "order": "FMAJ"},
+     "order", "order does not apply to topology cart"),
+    ({"op": "create", "topology": "cart", "ndim": 2, "msize": 8}, "msize", "msize does not apply to op create"),
+    ({"op": "neighbor_alltoall", "topology": "full", "order": "FMAJ", "msize": 8},
+     "order", "FMAJ does not apply to topology full"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "constructor": "dist_graph", "ndim": 1, "msize": 8},
+     "constructor", "dist_graph does not apply to topology cart"),
+    ({"op": "neighbour_alltoall", "topology": "cart"}, "op", "unknown op 'neighbour_alltoall'"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 2, "msize": 6, "datatype": "int"},
+     "msize", "6 is not a multiple of the int size"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 9, "msize": 8}, "ndim", "outside 1..8"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 2, "nfin": 3, "msize": 8}, "nfin", "outside 0..ndim"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "msize": 8}, "ndim", "no ndim given"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1}, "msize", "no msize given"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1, "msize": "big"}, "msize", "'big' is not an integer"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1, "msize": 8, "reorder": 2}, "reorder", "outside 0..1"),
+])
+def test_what_the_kernel_refuses_is_refused(raw, parameter, message):
+    with pytest.raises(rules.RowError, match=message) as error:
+        rules.complete(REG, raw)
+    assert error.value.parameter == parameter
+
+
+def test_applicability_follows_the_registry():
+    for parameter in REG.design_parameters:
+        where = REG.parameters[parameter]["applies_to"]
+        if where == "grid topologies":
+            assert rules.applies(REG, parameter, "create", "cart")
+            assert not rules.applies(REG, parameter, "create", "full")
+        if where == "operations that move data":
+            assert not rules.applies(REG, parameter, "create", "cart")
+
+
+def test_deployment_problems():
+    vneum = complete(op="create", topology="vneum", ndim=2, nfin=2)
+    assert "impossible on 1 process" in rules.deployment_problem(REG, vneum, 1)
+    assert rules.deployment_problem(REG, vneum, 4) is None
+    big = complete(op="alltoall", topology="full", msize=1 << 20)
+    assert "over the kernel's" in rules.deployment_problem(REG, big, 1024)
+    assert rules.max_degree(complete(op="create", topology="moore", ndim=3), 8) == 26
+    assert rules.max_degree(complete(op="create", topology="vneum", ndim=3, radius=2), 8) == 24

@@ -1,0 +1,26 @@
+"""Fixtures of the workflow tests: a private work and archive folder per
+test (workflow_testing.Bench) and one real Slurm for the session."""
+import pytest
+
+from slurm_cluster import SlurmCluster
+from workflow_testing import Bench
+
+
+@pytest.fixture
+def bench(tmp_path):
+    return Bench(tmp_path)
+
+
+@pytest.fixture(scope="session")
+def slurm():
+    cluster = SlurmCluster().start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+        cluster.cleanup()
+
+
+@pytest.fixture
+def slurm_bench(tmp_path, slurm):
+    return Bench(tmp_path, slurm.env, slurm)

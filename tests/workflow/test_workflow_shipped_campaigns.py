@@ -1,0 +1,30 @@
+"""Every shipped campaign, cut down with --set, runs through the kernel: the
+generator writes nothing the kernel refuses. full-tuned-jupiter also shows
+that its parameter set is what the library reports in force (MPI_T)."""
+import json
+
+import pytest
+
+from workflow_testing import read_csv
+
+# --set items that keep each campaign small at 4 processes (one message size).
+CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": ["msize=256"],
+        "full-jupiter": ["msize=256"], "full-rand-jupiter": ["msize=256"],
+        "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"]}
+
+
+@pytest.mark.parametrize("campaign", sorted(CUTS))
+def test_shipped_campaign_runs_through_the_kernel(bench, campaign):
+    cut = [item for pair in (["--set", s] for s in ["deployments=1x4", "nrun=1", "nrep=1"] + CUTS[campaign])
+           for item in pair]
+    bench.ok("generate", campaign, "--env", "local-openmpi", *cut)
+    result = bench("submit", campaign)
+    assert result.returncode == 0, result.stdout + result.stderr
+    statuses = bench.status(campaign)
+    assert {state for state, _, _ in statuses.values()} == {"done"}
+    if campaign == "full-tuned-jupiter":
+        archive, _ = bench.archive(campaign)
+        checks = json.loads((archive / "archive.json").read_text())["param_set_check"]
+        tuned = {c["name"]: c["verdict"] for c in checks if c["param_set"] == "intermediate256"}
+        assert tuned["coll_tuned_alltoall_intermediate_msg"] == "in force"
+        assert {r["param_set"] for r in read_csv(archive / "runs.csv")} == {"default", "intermediate256"}

@@ -1,0 +1,75 @@
+"""What the workflow tests share: the nbhbench command line with a private
+work and archive folder (Bench), and readers of what it writes."""
+import csv
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+HERE = pathlib.Path(__file__).resolve().parent
+os.environ.setdefault("NBH_ROOT", str(ROOT))
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+SLOW = HERE / "campaigns" / "slow"
+
+
+class Bench:
+    """Runs ./nbhbench with this test's NBH_WORK and NBH_ARCHIVES."""
+
+    def __init__(self, tmp_path, extra_env=None, slurm=None):
+        self.slurm = slurm
+        self.work = tmp_path / "work"
+        self.archives = tmp_path / "archives"
+        self.env = dict(os.environ, NBH_WORK=str(self.work), NBH_ARCHIVES=str(self.archives),
+                        NBH_POLL_SECONDS="0.5", **(extra_env or {}))
+
+    def __call__(self, *args, timeout=300):
+        return subprocess.run([str(ROOT / "nbhbench"), *map(str, args)], capture_output=True, text=True,
+                              timeout=timeout, env=self.env)
+
+    def start(self, *args):
+        return subprocess.Popen([str(ROOT / "nbhbench"), *map(str, args)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env=self.env)
+
+    def ok(self, *args, timeout=300):
+        result = self(*args, timeout=timeout)
+        assert result.returncode == 0, f"nbhbench {' '.join(map(str, args))}: {result.stdout}{result.stderr}"
+        return result
+
+    def workspace(self, name):
+        from gen.workspace import Workspace
+        return Workspace(self.work / name)
+
+    def status(self, name):
+        """{run id: (state, 'done/total', attempts)} from nbhbench status."""
+        lines = self.ok("status", name).stdout.splitlines()[2:]
+        return {line.split()[0]: (line.split()[1], line.split()[2], int(line.split()[3])) for line in lines}
+
+    def archive(self, name):
+        result = self.ok("archive", name)
+        return pathlib.Path(result.stdout.strip().splitlines()[-1]), result
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def complete_experiments(results, nrep):
+    counts = {}
+    for row in read_csv(results):
+        counts[row["id"]] = counts.get(row["id"], 0) + 1
+    assert all(n == nrep for n in counts.values()), f"a partial experiment in {results}"
+    return set(counts)
+
+
+def wait_until(condition, seconds, what):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"{what}: not within {seconds} s")

@@ -1,0 +1,72 @@
+"""python -m workflow submit|status|archive ...: the commands `nbhbench
+submit`, `status` and `archive` (their help: libexec/nbhbench-*)."""
+import sys
+
+from gen.cli import Parser, main
+from gen.errors import NbhError
+from gen.workspace import find_workspace
+
+
+def submit_command(argv):
+    from workflow.submit import submit
+    parser = Parser("submit")
+    parser.add_argument("campaign")
+    parser.add_argument("--wait", action="store_true")
+    parser.add_argument("--resume", action="store_true")
+    args = parser.parse_args(argv)
+    return submit(find_workspace(args.campaign), wait_for_end=args.wait, resume=args.resume)
+
+
+def status_command(argv):
+    from workflow.status import status
+    parser = Parser("status")
+    parser.add_argument("campaign")
+    args = parser.parse_args(argv)
+    return status(find_workspace(args.campaign))
+
+
+def archive_command(argv):
+    from workflow import archive
+    parser = Parser("archive")
+    parser.add_argument("campaign", nargs="?")
+    parser.add_argument("--verify", metavar="PATH")
+    args = parser.parse_args(argv)
+    if args.verify is not None:
+        if args.campaign:
+            parser.error("give either CAMPAIGN or --verify PATH")
+        problems, count = archive.verify(args.verify)
+        for problem in problems:
+            print(f"nbhbench: archive --verify: {problem}", file=sys.stderr)
+        if problems:
+            return archive.EXIT_CORRUPT
+        print(f"{args.verify}: intact ({count} files match {archive.MANIFEST})")
+        return 0
+    if not args.campaign:
+        parser.error("give CAMPAIGN (or --verify PATH)")
+    target, rows, incomplete, checks, count = archive.archive(find_workspace(args.campaign))
+    done = sum(r["state"] == "done" for r in rows)
+    print(f"{args.campaign}: {done}/{len(rows)} runs complete, "
+          f"{sum(r['experiments_done'] for r in rows)}/{sum(r['experiments_total'] for r in rows)} "
+          f"experiments, {count} files")
+    if incomplete:
+        print(f"nbhbench: archive: {len(incomplete)} of {len(rows)} runs incomplete: "
+              f"{', '.join(incomplete)}", file=sys.stderr)
+    for check in checks:
+        if check["verdict"] == "differs":
+            print(f"nbhbench: archive: run {check['run_id']}: library parameter {check['name']}="
+                  f"{check['value']} was not in force (the library reports {check['reported']})",
+                  file=sys.stderr)
+    print(target)
+    return 0
+
+
+COMMANDS = {"submit": submit_command, "status": status_command, "archive": archive_command}
+
+
+def dispatch(argv):
+    if not argv or argv[0] not in COMMANDS:
+        raise NbhError(f"usage: python -m workflow {'|'.join(COMMANDS)} ...")
+    return COMMANDS[argv[0]](argv[1:])
+
+
+main(dispatch)

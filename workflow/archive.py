@@ -1,0 +1,310 @@
+"""`nbhbench archive`: a campaign's results and provenance in one archive
+directory, and `archive --verify` (the format: docs/archive.md)."""
+import csv
+import hashlib
+import json
+import os
+import pathlib
+import shutil
+import time
+
+from gen.errors import NbhError, display_path
+from gen.registry import ROOT
+from gen.workspace import git_state, now_utc, write_csv
+from workflow import slurm
+from workflow.attempts import prov, read_json, run_statuses, write_json
+
+MANIFEST = "MANIFEST.sha256"
+REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
+RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
+               "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
+               "exit_code", "hosts"]
+EXIT_BUSY = 1
+EXIT_EMPTY = 1
+EXIT_CORRUPT = 1
+
+
+def archives_root():
+    return pathlib.Path(os.environ.get("NBH_ARCHIVES") or ROOT / "archives").absolute()
+
+
+def reserve_directory(campaign, library):
+    """A new archive directory named after the campaign, library and time (UTC);
+    never one that exists."""
+    root = archives_root()
+    root.mkdir(parents=True, exist_ok=True)
+    for _ in range(50):
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        path = root / f"{campaign}-{library}-{stamp}"
+        try:
+            path.mkdir()
+            return path
+        except FileExistsError:
+            time.sleep(0.2)
+    raise NbhError(f"cannot create a new archive under {display_path(root)}", 1)
+
+
+def read_rows(path):
+    """Lines of a CSV file after its header, without an unfinished last line."""
+    try:
+        text = pathlib.Path(path).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None, []
+    lines = text.split("\n")
+    return lines[0], [line for line in lines[1:-1] if line]
+
+
+def merge_rows(paths, keep):
+    """Header and the rows of every file in PATHS whose first field KEEP accepts
+    (each row once)."""
+    header, merged, seen = None, [], set()
+    for path in paths:
+        head, rows = read_rows(path)
+        header = header or head
+        for row in rows:
+            if keep(row.split(",", 1)[0]) and row not in seen:
+                seen.add(row)
+                merged.append(row)
+    return header, merged
+
+
+def write_lines(path, header, rows):
+    path.write_text("\n".join([header] + rows) + "\n", encoding="utf-8")
+
+
+def copy_if(source, target):
+    if os.path.isfile(source):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+        return True
+    return False
+
+
+def merged_prov(status):
+    """The provenance of a resumed run: the last attempt's, with every attempt listed."""
+    provs = [(record, prov(record)) for record, _, _ in status.attempts]
+    provs = [(record, p) for record, p in provs if p]
+    if not provs:
+        return None
+    merged = dict(provs[-1][1])
+    merged.update(status="complete" if len(status.done) >= status.total else "incomplete",
+                  experiments=status.total, experiments_done=len(status.done))
+    merged["attempts"] = [{"attempt": record["attempt"], "job_id": record.get("job_id", ""),
+                           **{k: p.get(k) for k in ("status", "prefix", "input", "start_time", "end_time",
+                                                    "experiments", "experiments_done", "hosts")}}
+                          for record, p in provs]
+    return merged
+
+
+def results_of(status, target):
+    """results/RUN.*: the complete experiments of every attempt, merged."""
+    run_id, records = status.run_id, [record for record, _, _ in status.attempts]
+    prefixes = [record["prefix"] for record in records]
+    done = {str(i) for i in status.done}
+    first_attempt_of = {}
+    for record, _, ids in status.attempts:
+        for i in ids:
+            first_attempt_of.setdefault(str(i), record["prefix"])
+    if not any(os.path.isfile(p + ".results.csv") for p in prefixes):
+        return
+    finished = prov(records[0]) or {}
+    if len(records) == 1 and finished.get("status") == "complete" and len(done) >= status.total:
+        copy_if(prefixes[0] + ".results.csv", target / f"{run_id}.results.csv")  # nothing to merge
+        header = None
+    else:
+        header = "id,rep,seconds"
+    if header:
+        rows = []
+        for prefix in prefixes:  # each experiment from the first attempt that finished it
+            _, lines = read_rows(prefix + ".results.csv")
+            rows += [line for line in lines if first_attempt_of.get(line.split(",", 1)[0]) == prefix]
+        write_lines(target / f"{run_id}.results.csv", header, rows)
+    if len(records) == 1:
+        copy_if(prefixes[0] + ".prov.json", target / f"{run_id}.prov.json")
+    else:
+        merged = merged_prov(status)
+        if merged:
+            write_json(target / f"{run_id}.prov.json", merged)
+    cvars = [p + ".cvars.csv" for p in prefixes if os.path.isfile(p + ".cvars.csv")]
+    if cvars:
+        copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
+    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".findings.csv", lambda i: True)):
+        paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
+        if paths:
+            header, lines = merge_rows(paths, keep)
+            write_lines(target / f"{run_id}{suffix}", header, lines)
+
+
+def log_of(status, target):
+    """logs/RUN.log: what every attempt printed, one after the other."""
+    parts = []
+    for record, state, _ in status.attempts:
+        try:
+            text = pathlib.Path(record["log"]).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            text = "(no output)\n"
+        if len(status.attempts) > 1:
+            job = f", job {record['job_id']}" if record.get("job_id") else ""
+            text = f"=== nbhbench: attempt {record['attempt']}{job}: {state.state} ===\n" + text
+        parts.append(text)
+    if parts:
+        (target / f"{status.run_id}.log").write_text("".join(parts), encoding="utf-8")
+
+
+def attempt_files(workspace, status, target):
+    """jobs/ and attempts/: each attempt's job script and record; for a
+    resumed run also each attempt's own input and kernel files."""
+    for record, _, _ in status.attempts:
+        copy_if(record["job"], target / "jobs" / pathlib.Path(record["job"]).name)
+        name = f"{status.run_id}.a{record['attempt']}"
+        copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
+        if len(status.attempts) > 1:
+            copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
+            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".findings.csv"):
+                copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
+
+
+def run_row(info, status):
+    provs = [p for p in (prov(record) for record, _, _ in status.attempts) if p]
+    hosts = []
+    for p in provs:
+        hosts += [h["name"] for h in p.get("hosts", []) if h.get("name") not in hosts]
+    version = " ".join(provs[-1].get("library_version", "").splitlines()[0].split()) if provs else ""
+    last_state = status.last[1] if status.attempts else None
+    state = status.state if status.attempts else "missing"
+    return dict(status.run, library=info["library"], library_version=version, state=state,
+                experiments_done=len(status.done), experiments_total=status.total,
+                job_id=";".join(r.get("job_id", "") for r, _, _ in status.attempts if r.get("job_id")),
+                exit_code="" if last_state is None or last_state.exit_code is None else last_state.exit_code,
+                hosts=";".join(hosts))
+
+
+def normalized(value):
+    text = str(value).strip().strip('"').lower()
+    return {"true": "1", "yes": "1", "false": "0", "no": "0"}.get(text, text)
+
+
+def param_set_check(info, statuses, target):
+    """Whether each library parameter of a run's set is what the library
+    reported in force (RUN.cvars.csv, through MPI_T)."""
+    findings = []
+    sets = info["settings"]["param_sets"]
+    for status in statuses:
+        wanted = sets.get(status.run["param_set"], {})
+        path = target / "results" / f"{status.run_id}.cvars.csv"
+        if not wanted or not path.is_file():
+            continue
+        with open(path, newline="", encoding="utf-8") as f:
+            reported = {row["name"]: row["value"] for row in csv.DictReader(f)}
+        for name, value in wanted.items():
+            got = reported.get(name)
+            verdict = ("not reported" if got is None else
+                       "in force" if normalized(got) == normalized(value) else "differs")
+            findings.append({"run_id": status.run_id, "param_set": status.run["param_set"], "name": name,
+                             "value": value, "reported": got, "verdict": verdict})
+    return findings
+
+
+def sha256(path):
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def archive_files(path):
+    return sorted(p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file())
+
+
+def write_manifest(path):
+    lines = [f"{sha256(path / name)}  {name}" for name in archive_files(path) if name != MANIFEST]
+    (path / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return len(lines)
+
+
+def make_read_only(path):
+    for name in archive_files(path):
+        os.chmod(path / name, 0o444)
+
+
+def archive(workspace):
+    """Makes a new archive of WORKSPACE; returns its path."""
+    info = workspace.info()
+    statuses = run_statuses(workspace)
+    busy = [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]
+    if busy:
+        raise NbhError(f"{len(busy)} run(s) of {workspace.name} are still pending or running "
+                       f"({busy[0].run_id}: {busy[0].state}); archive when they end "
+                       f"(nbhbench submit --wait {workspace.name}, or nbhbench status)", EXIT_BUSY)
+    if not any(s.done for s in statuses):
+        raise NbhError(f"nothing to archive: no run of {workspace.name} has finished an experiment "
+                       f"(nbhbench status {workspace.name})", EXIT_EMPTY)
+    target = reserve_directory(workspace.name, info["library"])
+    for folder in ("inputs", "results", "logs", "jobs", "attempts", "env"):
+        (target / folder).mkdir()
+    shutil.copytree(workspace.campaign, target / "campaign")
+    shutil.copyfile(workspace.env / info["env"], target / "env" / info["env"])
+    for name in ("experiments.csv", "param_sets.csv"):
+        shutil.copyfile(workspace.path / name, target / name)
+    for status in statuses:
+        copy_if(workspace.input(status.run_id, 1), target / "inputs" / f"{status.run_id}.csv")
+        results_of(status, target / "results")
+        log_of(status, target / "logs")
+        attempt_files(workspace, status, target)
+    rows = [run_row(info, s) for s in statuses]
+    write_csv(target / "runs.csv", RUN_COLUMNS, rows)
+    checks = param_set_check(info, statuses, target)
+    incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"
+                  for r in rows if r["state"] != "done"]
+    meta = {"format": 1, "campaign": workspace.name, "campaign_source": info["campaign_source"],
+            "env": info["env"], "library": info["library"], "scheduler": info["scheduler"],
+            "git_commit": git_state(), "generated_at_commit": info["git_commit"], "created": now_utc(),
+            "generated": info["generated"], "workspace": str(workspace.path),
+            "settings": info["settings"], "set": info["set"], "launch_env": info["launch_env"],
+            "runs": len(rows), "runs_done": sum(r["state"] == "done" for r in rows),
+            "incomplete_runs": incomplete, "param_set_check": checks,
+            "slurm_version": slurm.version() if info["scheduler"] == "slurm" else ""}
+    (target / "archive.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    count = write_manifest(target)
+    make_read_only(target)
+    remember(workspace, target)
+    return target, rows, incomplete, checks, count
+
+
+def remember(workspace, target):
+    """Notes in the workspace what this archive holds, so generating again
+    knows the results are safe."""
+    path = workspace.path / "archived.json"
+    history = read_json(path) or []
+    history.append({"archive": str(target), "created": now_utc(), "fingerprint": workspace.fingerprint()})
+    write_json(path, history)
+
+
+def verify(path):
+    """Problems of the archive at PATH: one line each; [] when it is intact."""
+    path = pathlib.Path(path)
+    if not path.is_dir():
+        raise NbhError(f"archive --verify: {path}: no such archive directory", 2)
+    manifest = path / MANIFEST
+    if not manifest.is_file():
+        return [f"{display_path(manifest)}: missing (not an nbhbench archive, or archiving did not finish)"], 0
+    problems, listed = [], set()
+    for number, line in enumerate(manifest.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        digest, _, name = line.partition("  ")
+        if len(digest) != 64 or not name or name.startswith("/") or ".." in name.split("/"):
+            problems.append(f"{display_path(manifest)}:{number}: malformed line")
+            continue
+        listed.add(name)
+        file = path / name
+        if not file.is_file():
+            problems.append(f"{display_path(file)}: missing (listed in {MANIFEST})")
+        elif sha256(file) != digest:
+            problems.append(f"{display_path(file)}: corrupted (its SHA-256 differs from {MANIFEST})")
+    for name in archive_files(path):
+        if name != MANIFEST and name not in listed:
+            problems.append(f"{display_path(path / name)}: not in {MANIFEST} (added after archiving)")
+    for name in REQUIRED:
+        if name not in listed and not (path / name).is_file():
+            problems.append(f"{display_path(path / name)}: missing (every archive has one)")
+    return problems, len(listed)

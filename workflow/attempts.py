@@ -1,0 +1,229 @@
+"""Attempts: each kernel launch of a run (the first, and each --resume).
+
+An attempt's record (attempts/RUN.aN.json) says how it was submitted; its
+state comes from the record once final, else from the job's exit file,
+the local process, or Slurm. A run's finished experiments are the union of
+the complete experiments of its attempts (the kernel writes an experiment's
+nrep rows with one write, so a results file never holds part of one).
+"""
+import collections
+import dataclasses
+import json
+import os
+import re
+
+from gen.workspace import now_utc
+from workflow import slurm
+
+FINAL = ("done", "failed", "timeout")
+
+
+def read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def write_json(path, data):
+    """Writes DATA to PATH atomically (a reader never sees half a file)."""
+    tmp = f"{path}.tmp-{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def new_record(workspace, run_id, number, scheduler):
+    return {"run_id": run_id, "attempt": number, "scheduler": scheduler,
+            "input": str(workspace.input(run_id, number)), "prefix": str(workspace.prefix(run_id, number)),
+            "log": str(workspace.log(run_id, number)), "job": str(workspace.job(run_id, number)),
+            "submitted": now_utc(), "submitter_pid": os.getpid(),
+            "submitter_start": process_start(os.getpid())}
+
+
+def process_start(pid):
+    """The start time of process PID (clock ticks since boot), or None if it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
+            return int(f.read().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def local_alive(record):
+    """Whether the job or the nbhbench process running it is still there."""
+    return any(record.get(pid) and process_start(record[pid]) == record.get(start)
+               for pid, start in (("pid", "pid_start"), ("submitter_pid", "submitter_start")))
+
+
+def read_exit_file(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+
+
+def log_says(record):
+    """What Slurm wrote into the job's output when it ended the job, if anything."""
+    try:
+        with open(record["log"], encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    if re.search(r"CANCELLED AT \S+ DUE TO TIME LIMIT", text):
+        return "timeout"
+    if "CANCELLED AT" in text:
+        return "failed"
+    return None
+
+
+@dataclasses.dataclass
+class AttemptState:
+    state: str          # pending, running, done, failed, timeout, unknown
+    exit_code: object   # int or None
+    detail: str = ""
+
+
+def attempt_state(workspace, record, slurm_jobs, slurm_answered):
+    """The state of the attempt RECORD (see the module help)."""
+    if record.get("state") in FINAL:
+        return AttemptState(record["state"], record.get("exit_code"), record.get("detail", ""))
+    code = read_exit_file(workspace.exit_file(record["run_id"], record["attempt"]))
+    if code is not None:
+        return AttemptState("done" if code == 0 else "failed", code,
+                            "" if code == 0 else f"the launcher exited with {code}")
+    if record["scheduler"] == "local":
+        if local_alive(record):
+            return AttemptState("running", None)
+        return AttemptState("failed", None, "the run ended without an exit code (interrupted)")
+    job_id = record.get("job_id")
+    if job_id in slurm_jobs:
+        slurm_state, code, reason = slurm_jobs[job_id]
+        state = slurm.run_state(slurm_state)
+        if state == "pending":
+            detail = f"Slurm: {reason}" if reason else "queued"
+        else:
+            detail = "" if state in ("running", "done") else f"Slurm: {slurm_state}"
+        return AttemptState(state, code, detail)
+    if not slurm_answered:
+        return AttemptState("unknown", None, "Slurm does not answer")
+    said = log_says(record)
+    if said:
+        return AttemptState(said, None, "from the job output")
+    return AttemptState("failed", None, f"Slurm no longer knows job {job_id} and it left no exit code")
+
+
+def finalize(workspace, record, state):
+    """Stores a final state in the record, so it outlives Slurm's memory."""
+    if state.state in FINAL and record.get("state") not in FINAL:
+        record.update(state=state.state, exit_code=state.exit_code, detail=state.detail, ended=now_utc())
+        write_json(workspace.record(record["run_id"], record["attempt"]), record)
+
+
+def input_ids(path):
+    """The experiment ids of a kernel input file, in its order."""
+    ids, column = [], None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            fields = line.split(",")
+            if column is None:
+                column = fields.index("id")
+                continue
+            ids.append(int(fields[column]))
+    return ids
+
+
+def complete_ids(results_path, nrep_of):
+    """Ids with all their nrep rows in a results file (id,rep,seconds), in file order."""
+    try:
+        with open(results_path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return []
+    lines = text.split("\n")[1:-1]  # the header; and what follows the last newline is unfinished
+    counts = collections.Counter(line.split(",", 1)[0] for line in lines if line.count(",") == 2)
+    return [int(i) for i in counts if i.isdigit() and counts[i] == nrep_of.get(int(i))]
+
+
+def prov(record):
+    return read_json(record["prefix"] + ".prov.json")
+
+
+def attempt_done_ids(record, nrep_of):
+    """The experiments attempt RECORD finished."""
+    provenance = prov(record)
+    if (provenance and provenance.get("status") == "complete"
+            and provenance.get("experiments_done") == provenance.get("experiments")):
+        try:
+            return input_ids(record["input"])
+        except (OSError, ValueError):
+            pass
+    return complete_ids(record["prefix"] + ".results.csv", nrep_of)
+
+
+@dataclasses.dataclass
+class RunStatus:
+    run: dict                 # the row of runs.csv
+    attempts: list            # [(record, AttemptState, done ids)]
+    done: set
+    total: int
+    state: str
+    detail: str = ""
+
+    @property
+    def run_id(self):
+        return self.run["run_id"]
+
+    @property
+    def last(self):
+        return self.attempts[-1] if self.attempts else None
+
+
+def records_of(workspace, run_id):
+    records = [read_json(workspace.record(run_id, n)) for n in workspace.attempt_numbers(run_id)]
+    return [r for r in records if r]
+
+
+def overall(attempt_list, done, total):
+    """A run's state from its attempts: done once every experiment is."""
+    if not attempt_list:
+        return "pending", "not submitted"
+    if len(done) >= total:
+        return "done", ""
+    state = attempt_list[-1][1]
+    if state.state == "done":
+        return "failed", f"ended with exit code 0 but {total - len(done)} experiments are missing"
+    return state.state, state.detail
+
+
+def run_statuses(workspace):
+    """Every run of WORKSPACE with its attempts and finished experiments."""
+    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    runs = workspace.runs()
+    records = {run["run_id"]: records_of(workspace, run["run_id"]) for run in runs}
+    open_jobs = [r["job_id"] for rs in records.values() for r in rs
+                 if r["scheduler"] == "slurm" and r.get("state") not in FINAL and r.get("job_id")
+                 and read_exit_file(workspace.exit_file(r["run_id"], r["attempt"])) is None]
+    try:
+        jobs, answered = slurm.job_states(open_jobs), True
+    except slurm.Unreachable:
+        jobs, answered = {}, False
+    statuses = []
+    for run in runs:
+        attempt_list, done = [], set()
+        for record in records[run["run_id"]]:
+            state = attempt_state(workspace, record, jobs, answered)
+            finalize(workspace, record, state)
+            ids = attempt_done_ids(record, nrep_of)
+            done.update(ids)
+            attempt_list.append((record, state, ids))
+        total = int(run["experiments_total"])
+        state, detail = overall(attempt_list, done, total)
+        statuses.append(RunStatus(run, attempt_list, done, total, state, detail))
+    return statuses

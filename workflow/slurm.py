@@ -1,0 +1,147 @@
+"""How nbhbench talks to Slurm: sbatch to submit, and the job states Slurm
+reports. Every command honours SLURM_CONF from the environment."""
+import pathlib
+import re
+import subprocess
+
+from gen.errors import NbhError
+
+# Slurm job states -> run states (docs/workflow.md).
+ACTIVE = {"PENDING": "pending", "CONFIGURING": "pending", "REQUEUED": "pending",
+          "REQUEUE_HOLD": "pending", "REQUEUE_FED": "pending", "RESV_DEL_HOLD": "pending",
+          "RUNNING": "running", "COMPLETING": "running", "SIGNALING": "running",
+          "STAGE_OUT": "running", "RESIZING": "running", "SUSPENDED": "running", "STOPPED": "running"}
+FINAL = {"COMPLETED": "done", "TIMEOUT": "timeout"}  # every other final state: failed
+
+
+class Unreachable(Exception):
+    """Slurm did not answer (no controller, no configuration)."""
+
+
+def run_state(slurm_state):
+    word = slurm_state.split()[0].rstrip("+") if slurm_state else ""
+    return ACTIVE.get(word) or FINAL.get(word) or "failed"
+
+
+def is_final(slurm_state):
+    word = slurm_state.split()[0].rstrip("+") if slurm_state else ""
+    return word not in ACTIVE
+
+
+def command(*args, check=True):
+    try:
+        result = subprocess.run(list(args), capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        raise Unreachable(f"{args[0]} is not installed") from None
+    except subprocess.TimeoutExpired:
+        raise Unreachable(f"{args[0]} did not answer within 60 s") from None
+    if check and result.returncode != 0:
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        raise Unreachable(f"{' '.join(args[:2])}: {lines[-1] if lines else f'exit code {result.returncode}'}")
+    return result
+
+
+def sbatch(script):
+    """Submits SCRIPT; returns the job id."""
+    script = pathlib.Path(script)
+    try:
+        result = command("sbatch", "--parsable", str(script))
+    except Unreachable as e:
+        raise NbhError(f"sbatch refused {script.name}: {e}", 1) from None
+    job_id = result.stdout.strip().split(";")[0]
+    if not job_id.isdigit():
+        raise NbhError(f"sbatch gave no job id for {script.name}: '{result.stdout.strip()}'", 1)
+    return job_id
+
+
+def exit_code(text):
+    """Slurm's 'code:signal' as one number (128 + signal when killed)."""
+    match = re.fullmatch(r"(\d+):(\d+)", text or "")
+    if not match:
+        return None
+    code, signal = int(match.group(1)), int(match.group(2))
+    return 128 + signal if signal and not code else code
+
+
+def parse_key_values(line):
+    return dict(re.findall(r"(\w+)=(\S*)", line))
+
+
+def controller_jobs():
+    """{job id: (JobState, exit code, reason)} for every job slurmctld still knows."""
+    output = command("scontrol", "show", "job", "--oneliner").stdout
+    jobs = {}
+    for line in output.splitlines():
+        fields = parse_key_values(line)
+        if "JobId" in fields:
+            reason = fields.get("Reason", "None")
+            jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")),
+                                     "" if reason == "None" else reason)
+    return jobs
+
+
+def accounting_jobs(job_ids):
+    """States from sacct (needs slurmdbd; {} without it)."""
+    try:
+        output = command("sacct", "--noheader", "--allocations", "--parsable2",
+                         "--format=JobID,State,ExitCode", "--jobs", ",".join(job_ids)).stdout
+    except Unreachable:
+        return {}
+    jobs = {}
+    for line in output.splitlines():
+        parts = line.split("|")
+        if len(parts) == 3 and parts[0] in job_ids:
+            jobs[parts[0]] = (parts[1], exit_code(parts[2]), "")
+    return jobs
+
+
+def jobcomp_jobs(job_ids):
+    """States from the job completion file (JobCompType=jobcomp/filetxt)."""
+    try:
+        config = parse_key_values_spaced(command("scontrol", "show", "config").stdout)
+    except Unreachable:
+        return {}
+    if config.get("JobCompType") != "jobcomp/filetxt" or not config.get("JobCompLoc"):
+        return {}
+    jobs = {}
+    try:
+        with open(config["JobCompLoc"], encoding="utf-8", errors="replace") as f:
+            for line in f:
+                fields = parse_key_values(line)
+                if fields.get("JobId") in job_ids:
+                    jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")), "")
+    except OSError:
+        return {}
+    return jobs
+
+
+def parse_key_values_spaced(text):
+    """'Key  = value' lines of scontrol show config."""
+    values = {}
+    for line in text.splitlines():
+        key, equals, value = line.partition("=")
+        if equals:
+            values[key.strip()] = value.strip()
+    return values
+
+
+def job_states(job_ids):
+    """{job id: (Slurm state, exit code, reason)} for the jobs Slurm can tell about;
+    raises Unreachable if the controller does not answer."""
+    job_ids = set(job_ids)
+    if not job_ids:
+        return {}
+    states = {k: v for k, v in controller_jobs().items() if k in job_ids}
+    for source in (accounting_jobs, jobcomp_jobs):
+        missing = job_ids - set(states)
+        if not missing:
+            break
+        states.update(source(sorted(missing)))
+    return states
+
+
+def version():
+    try:
+        return command("sbatch", "--version").stdout.strip()
+    except Unreachable:
+        return ""

@@ -1,0 +1,244 @@
+"""`nbhbench submit`: runs a generated campaign's runs (docs/workflow.md).
+
+scheduler local: one run after another on this machine, with a progress
+line and the time limit enforced. scheduler slurm: one sbatch job per run;
+--wait follows them until they end. --resume reruns, for each failed or
+timed-out run, only the experiments no earlier attempt finished.
+"""
+import fcntl
+import os
+import shutil
+import signal
+import sys
+import time
+
+from gen.envfile import read_environment
+from gen.errors import NbhError, display_path
+from gen.jobscript import attempt_job_script
+from gen.settings import parse_time_limit
+from gen.workspace import now_utc
+from workflow import local, slurm
+from workflow.attempts import (attempt_done_ids, input_ids, new_record, run_statuses,
+                               write_json)
+
+EXIT_FAILED = 1
+EXIT_NOT_BUILT = 4
+EXIT_NO_SCHEDULER = 5
+
+
+def environment(workspace, info):
+    """The environment file as generated (the workspace's copy)."""
+    return read_environment(str(workspace.env / info["env"]))
+
+
+def check_ready(info):
+    kernel = info["kernel"]
+    if not os.access(kernel, os.X_OK):
+        raise NbhError(f"{display_path(kernel)} is not built (run: nbhbench build --env {info['env']})",
+                       EXIT_NOT_BUILT)
+    if info["scheduler"] == "slurm" and not shutil.which("sbatch"):
+        raise NbhError(f"environment {info['env']} submits to Slurm, but there is no sbatch here "
+                       "(generate with a local environment to run on this machine)", EXIT_NO_SCHEDULER)
+
+
+def choose(statuses, resume):
+    """The runs to submit now: never submitted ones; with --resume also failed and timed-out ones."""
+    return [s for s in statuses if not s.attempts or (resume and s.state in ("failed", "timeout"))]
+
+
+def write_resume_input(workspace, status, number):
+    """inputs/RUN.aN.csv: the run's input without the experiments already finished."""
+    run_id = status.run_id
+    original = workspace.input(run_id, 1)
+    lines = original.read_text(encoding="utf-8").splitlines()
+    header_at = next(i for i, line in enumerate(lines) if line.strip() and not line.startswith("#"))
+    column = lines[header_at].split(",").index("id")
+    body = [line for line in lines[header_at + 1:]
+            if line.strip() and int(line.split(",")[column]) not in status.done]
+    comment = (f"# nbhbench input: campaign {workspace.name}, run {run_id}, attempt {number} (resume): "
+               f"the {len(body)} experiments earlier attempts did not finish, in the run's order")
+    workspace.input(run_id, number).write_text("\n".join([comment, lines[header_at]] + body) + "\n")
+    return len(body)
+
+
+def prepare_attempt(workspace, info, env, status):
+    """Writes what the next attempt of a run needs; returns its record."""
+    run_id = status.run_id
+    number = status.attempts[-1][0]["attempt"] + 1 if status.attempts else 1
+    if number > 1:
+        planned = write_resume_input(workspace, status, number)
+    else:
+        planned = len(input_ids(workspace.input(run_id, 1)))
+    job = workspace.job(run_id, number)
+    if number > 1 or not job.is_file():
+        job.write_text(attempt_job_script(workspace, info, env, status.run, number))
+        job.chmod(0o755)
+    record = new_record(workspace, run_id, number, info["scheduler"])
+    record["experiments"] = planned
+    return record
+
+
+def duration(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class Progress:
+    """The progress line of local runs: run i/N, experiments done, ETA."""
+
+    def __init__(self, runs, experiments):
+        self.runs, self.total = runs, experiments
+        self.finished = 0          # experiments of the runs that ended
+        self.start = time.monotonic()
+        self.tty = sys.stdout.isatty()
+        self.last_print = time.monotonic()
+
+    def line(self, index, run_id, done, planned):
+        elapsed = time.monotonic() - self.start
+        so_far = self.finished + done
+        eta = duration(elapsed / so_far * (self.total - so_far)) if so_far else "--"
+        return (f"run {index}/{self.runs} {run_id}: {done}/{planned} experiments | "
+                f"campaign {so_far}/{self.total} | elapsed {duration(elapsed)} | ETA {eta}")
+
+    def show(self, index, run_id, done, planned):
+        text = self.line(index, run_id, done, planned)
+        now = time.monotonic()
+        if self.tty:
+            print(f"\r\033[K{text}", end="", flush=True)
+        elif now - self.last_print >= 30:
+            print(text, flush=True)
+            self.last_print = now
+
+    def end_run(self, index, run_id, state, done, planned, detail):
+        text = self.line(index, run_id, done, planned)
+        self.finished += planned
+        note = f" ({detail})" if detail else ""
+        print(f"{chr(13) + chr(27) + '[K' if self.tty else ''}{text} -> {state}{note}", flush=True)
+        self.last_print = time.monotonic()
+
+
+def rows_written(record, nrep):
+    """Experiments in the results file so far (for the progress line only)."""
+    try:
+        with open(record["prefix"] + ".results.csv", "rb") as f:
+            return max(f.read().count(b"\n") - 1, 0) // nrep
+    except OSError:
+        return 0
+
+
+def interrupt_on_term():
+    """SIGTERM and SIGHUP end a local submit like Ctrl-C: the running job is ended and recorded."""
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, handler)
+    signal.signal(signal.SIGHUP, handler)
+
+
+def submit_local(workspace, info, env, chosen):
+    interrupt_on_term()
+    time_limit = parse_time_limit(info["settings"]["time_limit"])
+    nrep = int(info["settings"]["nrep"])
+    plans = [(s, s.total - len(s.done)) for s in chosen]
+    progress = Progress(len(plans), sum(p for _, p in plans))
+    nrep_of = {int(r["id"]): int(r["nrep"]) for r in workspace.experiments()}
+    for index, (status, _) in enumerate(plans, start=1):
+        record = prepare_attempt(workspace, info, env, status)
+        path = workspace.record(status.run_id, record["attempt"])
+        write_json(path, record)
+        planned = record["experiments"]
+        progress.show(index, status.run_id, 0, planned)
+        try:
+            state, code, detail = local.run(
+                workspace, record, time_limit,
+                on_tick=lambda: progress.show(index, status.run_id, rows_written(record, nrep), planned))
+        except KeyboardInterrupt:
+            record.update(state="failed", exit_code=None, detail="interrupted", ended=now_utc())
+            write_json(path, record)
+            with open(record["log"], "a", encoding="utf-8") as log:
+                log.write(f"\nnbhbench: *** run {status.run_id} attempt {record['attempt']} "
+                          f"INTERRUPTED AT {record['ended']} ***\n")
+            print()
+            raise
+        record.update(state=state, exit_code=code, detail=detail, ended=now_utc())
+        write_json(path, record)
+        done = len(attempt_done_ids(record, nrep_of))
+        progress.end_run(index, status.run_id, state, done, planned, detail)
+
+
+def submit_slurm(workspace, info, env, chosen):
+    for status in chosen:
+        record = prepare_attempt(workspace, info, env, status)
+        record["job_id"] = slurm.sbatch(record["job"])
+        write_json(workspace.record(status.run_id, record["attempt"]), record)
+        print(f"{status.run_id}: submitted job {record['job_id']} "
+              f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
+
+
+def wait(workspace, poll):
+    """Follows the campaign's runs until none is pending or running."""
+    seen, unanswered = {}, 0
+    while True:
+        statuses = run_statuses(workspace)
+        for s in statuses:
+            now = (s.state, len(s.done))
+            if s.attempts and seen.get(s.run_id) != now:
+                seen[s.run_id] = now
+                job = s.last[0].get("job_id", "")
+                print(f"{s.run_id}: {s.state}, {len(s.done)}/{s.total} experiments"
+                      f"{f' (job {job})' if job else ''}{f' - {s.detail}' if s.detail and s.state != 'running' else ''}",
+                      flush=True)
+        unknown = [s for s in statuses if s.state == "unknown"]
+        unanswered = unanswered + 1 if unknown else 0
+        if unanswered * poll > 300:
+            raise NbhError(f"Slurm has not answered for 5 minutes ({unknown[0].detail}); "
+                           "see nbhbench status later", EXIT_FAILED)
+        if not [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]:
+            return statuses
+        time.sleep(poll)
+
+
+def summary(workspace, statuses):
+    counts = {}
+    for s in statuses:
+        counts[s.state] = counts.get(s.state, 0) + 1
+    text = ", ".join(f"{n} {state}" for state, n in counts.items())
+    print(f"{workspace.name}: {len(statuses)} runs: {text}")
+    bad = [s for s in statuses if s.state != "done"]
+    return EXIT_FAILED if bad else 0
+
+
+def lock(workspace):
+    """Holds the workspace's submit lock until the process ends: two submits
+    at once would both start the same runs."""
+    handle = open(workspace.path / ".submit.lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        raise NbhError(f"another nbhbench submit is running for {workspace.name}; "
+                       f"see nbhbench status {workspace.name}", EXIT_FAILED) from None
+    return handle
+
+
+def submit(workspace, wait_for_end=False, resume=False, poll=None):
+    info = workspace.info()
+    check_ready(info)
+    with lock(workspace):
+        env = environment(workspace, info)
+        statuses = run_statuses(workspace)
+        chosen = choose(statuses, resume)
+        if not chosen:
+            active = [s for s in statuses if s.state in ("pending", "running") and s.attempts]
+            undone = [s for s in statuses if s.state in ("failed", "timeout")]
+            note = (f"; {len(undone)} failed or timed out: nbhbench submit --resume {workspace.name}"
+                    if undone and not resume else "")
+            print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
+                  f"{sum(s.state == 'done' for s in statuses)} done{note})")
+        elif info["scheduler"] == "local":
+            submit_local(workspace, info, env, chosen)
+        else:
+            submit_slurm(workspace, info, env, chosen)
+    if info["scheduler"] == "local":
+        return summary(workspace, run_statuses(workspace))
+    if wait_for_end:
+        return summary(workspace, wait(workspace, poll or float(os.environ.get("NBH_POLL_SECONDS", "2"))))
+    return 0
