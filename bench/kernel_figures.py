@@ -8,6 +8,7 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "kernel"))
 from kernel_runner import BUILD, LIBRARIES, input_text, launch_command  # noqa: E402
 

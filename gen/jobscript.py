@@ -27,6 +27,16 @@ def launch_variables(env, param_set, extra, places):
     return variables
 
 
+def launcher_words(env, *, nprocs, nodes, ppn, variables, places):
+    """The launcher and its options handing VARIABLES to the ranks, as words
+    (the program to launch follows them)."""
+    words = shlex.split(expand(env.launcher, nprocs=nprocs, nodes=nodes, ppn=ppn, **places))
+    if env.rank_env:
+        for name, value in variables.items():
+            words += shlex.split(expand(env.rank_env, name=name, value=shlex.quote(value)))
+    return words
+
+
 def sbatch_lines(env, run, time_limit, log, job_name):
     # No --ntasks-per-node: Slurm refuses more per node than cores even with
     # --overcommit; the launcher places {ppn} per node. A site adds it with
@@ -47,15 +57,12 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
     places = {"root": str(root), "build": str(build)}
     run_id = run["run_id"]
     variables = launch_variables(env, param_set, launch_env, places)
-    launcher = expand(env.launcher, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"], **places)
-    rank_options, rank_exports = [], []
-    for name, value in variables.items():
-        if env.rank_env:
-            rank_options.append(expand(env.rank_env, name=name, value=shlex.quote(value)))
-        else:
-            rank_exports.append(f"export {name}={shlex.quote(value)}")
-    command = " ".join([launcher] + rank_options +
-                       ['"$kernel"', "-i", shlex.quote(str(input_path)), "-o", shlex.quote(str(prefix))])
+    launcher = launcher_words(env, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"],
+                              variables=variables, places=places)
+    rank_exports = [] if env.rank_env else [f"export {name}={shlex.quote(value)}"
+                                            for name, value in variables.items()]
+    command = " ".join([shlex.join(launcher), '"$kernel"', "-i", shlex.quote(str(input_path)),
+                        "-o", shlex.quote(str(prefix))])
     header = ["#!/usr/bin/env bash"]
     if env.scheduler == "slurm":
         header += sbatch_lines(env, run, time_limit, log, f"nbh-{campaign}-{run_id}")

@@ -15,10 +15,7 @@ from gen.design import cross, levels, operations, union
 grids = levels(ndim=[2, 3], nfin=lambda ndim: {0, ndim})       # for every ndim, nfin in {0, ndim}
 graph_constructors = ["dist_graph_adjacent", "dist_graph"]
 msizes = levels(msize=[64, 1024, 16384])
-# p2p_allgather is left out: the kernel sizes its request array for one send
-# but posts one per destination (kernel/setups/buffers.c, prepare_neighbor_allgather
-# used by setup_p2p_allgather) and corrupts the heap. Add it back when fixed.
-exchanges = operations(family="neighbor") + ["p2p_alltoall"]
+exchanges = operations(family="neighbor") + operations(family="p2p")
 
 creation = cross(                                               # GL1, GL2, GL3
     levels(op="create"),

@@ -10,22 +10,26 @@ from pathlib import Path
 
 import pandas as pd
 
+from gen.envfile import read_environment
+from gen.jobscript import expand, launch_variables, launcher_words
+
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
 LIBRARIES = ["openmpi", "mpich"]
 PARAMETERS = [row["name"] for row in csv.DictReader(open(ROOT / "registry" / "parameters.csv"))]
 
 
-def launch_command(library, nprocs, argv):
-    """The mpirun command and environment that run `argv` on nprocs ranks."""
-    env = dict(os.environ)
-    if library == "openmpi":
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
-                   OMPI_MCA_rmaps_base_oversubscribe="1", OMPI_MCA_mpi_yield_when_idle="1",
-                   OMPI_MCA_pml="ob1", OMPI_MCA_btl_vader_single_copy_mechanism="none")
-        return ["mpirun.openmpi", "-np", str(nprocs), *argv], env
-    preload = str(BUILD / "mpich" / "libnbh-yield.so")
-    return ["mpirun.mpich", "-np", str(nprocs), "-genv", "LD_PRELOAD", preload, *argv], env
+def launch_command(library, nprocs, argv, launch_env=()):
+    """The command and environment that run `argv` on nprocs ranks, as the
+    shipped environment env/local-LIBRARY launches the kernel."""
+    environment = read_environment(f"local-{library}")
+    places = {"root": str(ROOT), "build": str(BUILD)}
+    variables = launch_variables(environment, {}, launch_env, places)
+    words = launcher_words(environment, nprocs=nprocs, nodes=1, ppn=nprocs, variables=variables,
+                           places=places)
+    process_env = dict(os.environ)
+    process_env.update((name, expand(value, **places)) for name, value in environment.export)
+    return [*words, *argv], process_env
 
 
 def input_text(experiments):

@@ -4,14 +4,10 @@ import csv
 import os
 import pathlib
 import subprocess
-import sys
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(__file__).resolve().parent
-os.environ.setdefault("NBH_ROOT", str(ROOT))
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
 
 SLOW = HERE / "campaigns" / "slow"
 
