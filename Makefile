@@ -85,8 +85,8 @@ $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -shared -fPIC $< -ldl -o $@
 
-# The PMPI tool of the end-to-end test (tests/e2e): plants a known slowdown.
-$(OUT)/libnbh-slowdown.so: tests/e2e/pmpi_slowdown.c
+# The PMPI tool of the end-to-end test (tests/workflow): plants a known slowdown.
+$(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 
