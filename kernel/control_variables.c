@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_VALUES = 64 };
@@ -127,4 +128,62 @@ int control_variables_write(const char *path)
     fclose(f);
     MPI_T_finalize();
     return written;
+}
+
+/* Edit distance, for suggesting the name a typo was meant to be. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(b), *row = malloc(sizeof(size_t) * (n + 1));
+    for (size_t j = 0; j <= n; j++)
+        row[j] = j;
+    for (size_t i = 1; *a; a++, i++) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= n; j++) {
+            size_t above = row[j];
+            size_t best = diagonal + (*a != b[j - 1]);
+            best = above + 1 < best ? above + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    size_t d = row[n];
+    free(row);
+    return d;
+}
+
+int control_variable_known(const char *name, char *hint, size_t size, int *count)
+{
+    int provided, n, known = 0;
+    size_t closest = (size_t)-1;
+    hint[0] = '\0';
+    *count = 0;
+    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+        return -1;
+    if (MPI_T_cvar_get_num(&n) == MPI_SUCCESS) {
+        *count = n;
+        for (int i = 0; i < n && !known; i++) {
+            char candidate[512];
+            int len = sizeof(candidate), verbosity, bind, scope, desc_len = 0;
+            MPI_Datatype type;
+            MPI_T_enum enumtype;
+            if (MPI_T_cvar_get_info(i, candidate, &len, &verbosity, &type, &enumtype, NULL, &desc_len,
+                                    &bind, &scope) != MPI_SUCCESS)
+                continue;
+            if (strcmp(candidate, name) == 0) {
+                known = 1;
+                break;
+            }
+            size_t d = edit_distance(name, candidate);
+            if (d < closest) {
+                closest = d;
+                snprintf(hint, size, "%s", candidate);
+            }
+        }
+    }
+    MPI_T_finalize();
+    if (!known && closest > strlen(name) / 3)
+        hint[0] = '\0';  /* nothing close enough to be a typo */
+    return known;
 }

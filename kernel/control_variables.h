@@ -4,8 +4,15 @@
 #ifndef NBH_CONTROL_VARIABLES_H
 #define NBH_CONTROL_VARIABLES_H
 
+#include <stddef.h>
+
 /* Writes name,value for every readable variable not bound to an object.
  * Returns how many were written, or -1 if MPI_T or the file failed. */
 int control_variables_write(const char *path);
+
+/* Whether the library has a control variable of this name. If not, `hint`
+ * gets the most similar name it does have (or ""), and *count how many it
+ * has. Returns 1, 0, or -1 if MPI_T failed. */
+int control_variable_known(const char *name, char *hint, size_t size, int *count);
 
 #endif

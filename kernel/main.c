@@ -22,6 +22,7 @@
 
 enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3 };
 #define MAX_INPUT_BYTES (256L << 20)
+#define MAX_EXPECTED 256
 
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
@@ -35,6 +36,8 @@ static const char usage[] =
     "                          computed and as the library reports them\n"
     "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
+    "      --expect-cvar NAME  stop before measuring unless the library has this control\n"
+    "                          variable (MCA parameter, CVAR); repeatable\n"
     "      --calibration-report  print the countdown rate and how long 100 us and 1 ms of\n"
     "                          calibrated busy work really take, then exit\n"
     "      --barrier-report    print the cost of one dissemination barrier on all\n"
@@ -49,6 +52,8 @@ struct options {
     double countdown_rate;  /* 0: calibrate */
     int calibration_report;
     int barrier_report;
+    const char *expected[MAX_EXPECTED];  /* --expect-cvar */
+    int nexpected;
 };
 
 /* Every process parses the same arguments and reaches the same verdict;
@@ -61,7 +66,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"dump-lists", no_argument, 0, 'd'},
         {"countdown-rate", required_argument, 0, 'r'},
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
-        {"help", no_argument, 0, 'h'},
+        {"expect-cvar", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
     *o = (struct options){.max_memory = 1024.0 * 1024 * 1024};
     opterr = 0;
@@ -75,6 +80,13 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'd': o->dump_lists = 1; break;
         case 'c': o->calibration_report = 1; break;
         case 'b': o->barrier_report = 1; break;
+        case 'e':
+            if (o->nexpected == MAX_EXPECTED) {
+                snprintf(error, size, "--expect-cvar: more than %d", MAX_EXPECTED);
+                return -1;
+            }
+            o->expected[o->nexpected++] = optarg;
+            break;
         case 'm':
             o->max_memory = strtod(optarg, &end);
             if (*end || !(o->max_memory > 0)) {
@@ -154,6 +166,31 @@ static int finish(int rank, int code, const char *message)
     return code;
 }
 
+/* A library parameter of the run's set that the library does not know is
+ * almost always a typo, and setting it did nothing: stop before measuring.
+ * Rank 0 asks MPI_T; everyone gets the verdict. */
+static int check_expected_variables(const struct options *o, MPI_Comm comm, char *error, size_t size)
+{
+    int rank, status = 0;
+    MPI_Comm_rank(comm, &rank);
+    for (int i = 0; rank == 0 && i < o->nexpected && status == 0; i++) {
+        char hint[512];
+        int count;
+        int known = control_variable_known(o->expected[i], hint, sizeof(hint), &count);
+        if (known == 0) {
+            snprintf(error, size, "library parameter '%s' is unknown to this library (none of its %d "
+                     "control variables, read through MPI_T%s%s%s)", o->expected[i], count,
+                     hint[0] ? "; did you mean '" : "", hint, hint[0] ? "'?" : "");
+            status = -1;
+        } else if (known < 0) {
+            snprintf(error, size, "--expect-cvar: the MPI tool interface (MPI_T) is not available");
+            status = -1;
+        }
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, comm);
+    return status;
+}
+
 static int compare_doubles(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -227,6 +264,9 @@ int main(int argc, char **argv)
             calibration_report(rate);
         return finish(rank, 0, NULL);
     }
+
+    if (check_expected_variables(&opt, base, error, sizeof(error)) != 0)
+        return finish(rank, EXIT_BAD_INPUT, error);
 
     long size = 0;
     char *text = read_everywhere(opt.input, base, &size, error, sizeof(error));

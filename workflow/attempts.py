@@ -87,6 +87,21 @@ class AttemptState:
     detail: str = ""
 
 
+def failure_detail(record, code):
+    """Why an attempt failed: the exit code, and the kernel's one-line
+    complaint if its log has one (bad input, an unknown library parameter)."""
+    detail = f"the launcher exited with {code}"
+    try:
+        with open(record["log"], "rb") as f:
+            f.seek(0, 2)
+            f.seek(max(f.tell() - 65536, 0))
+            lines = f.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return detail
+    said = [line for line in lines if line.startswith("nbh-kernel: ") and "data check:" not in line]
+    return f"{detail}: {said[-1]}" if said else detail
+
+
 def attempt_state(workspace, record, slurm_jobs, slurm_answered):
     """The state of the attempt RECORD (see the module help)."""
     if record.get("state") in FINAL:
@@ -94,7 +109,7 @@ def attempt_state(workspace, record, slurm_jobs, slurm_answered):
     code = read_exit_file(workspace.exit_file(record["run_id"], record["attempt"]))
     if code is not None:
         return AttemptState("done" if code == 0 else "failed", code,
-                            "" if code == 0 else f"the launcher exited with {code}")
+                            "" if code == 0 else failure_detail(record, code))
     if record["scheduler"] == "local":
         if local_alive(record):
             return AttemptState("running", None)

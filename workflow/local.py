@@ -6,7 +6,7 @@ import subprocess
 import time
 
 from gen.workspace import now_utc
-from workflow.attempts import process_start, write_json
+from workflow.attempts import failure_detail, process_start, write_json
 
 KILL_WAIT = 5  # seconds between SIGTERM and SIGKILL, as Slurm's KillWait
 
@@ -80,4 +80,4 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
         return "timeout", code, f"time limit of {time_limit} s reached"
     if code == 0:
         return "done", 0, ""
-    return "failed", code, f"the launcher exited with {code}"
+    return "failed", code, failure_detail(record, code)

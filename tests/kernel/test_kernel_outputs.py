@@ -113,3 +113,18 @@ def test_busy_work_takes_its_time(kernel, library):
     seconds = run.results.groupby("id")["seconds"].min()
     assert seconds[1] >= 0.0019
     assert seconds[2] < seconds[1]
+
+
+def test_an_unknown_library_parameter_stops_the_kernel(kernel, library):
+    known, typo, meant = {"openmpi": ("coll_tuned_alltoall_intermediate_msg", "coll_tuned_alltoal_intermediate_msg",
+                                      "coll_tuned_alltoall_intermediate_msg"),
+                          "mpich": ("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITM",
+                                    "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM")}[library]
+    fine = kernel(library, 2, [experiment(1)], "--expect-cvar", known)
+    assert fine.returncode == 0, fine.stderr
+    stopped = kernel(library, 2, [experiment(1)], "--expect-cvar", known, "--expect-cvar", typo)
+    assert stopped.returncode == 2
+    [line] = [line for line in stopped.stderr.splitlines() if line.startswith("nbh-kernel:")]
+    assert line.startswith(f"nbh-kernel: library parameter '{typo}' is unknown to this library (none of its ")
+    assert line.endswith(f"control variables, read through MPI_T; did you mean '{meant}'?)")
+    assert not stopped.file("results.csv").exists(), "nothing is measured"

@@ -4,7 +4,7 @@ import json
 import os
 import signal
 
-from workflow_testing import SLOW, complete_experiments, read_csv, wait_until
+from workflow_testing import HERE, SLOW, complete_experiments, read_csv, wait_until
 
 RUN = "1x4-default-r001"
 SLOW_RUN = "1x2-default-r001"
@@ -168,3 +168,15 @@ def test_mpich_locally(bench):
     run = read_csv(archive / "runs.csv")[0]
     assert run["library"] == "mpich" and run["state"] == "done"
     assert "LD_PRELOAD" in json.loads((archive / f"results/{RUN}.prov.json").read_text())["environment"]
+
+
+def test_a_misspelt_library_parameter_stops_the_run_with_its_name(bench):
+    bench.ok("generate", HERE / "campaigns" / "typo")
+    result = bench("submit", "typo")
+    assert result.returncode == 1
+    complaint = ("nbh-kernel: library parameter 'coll_tuned_alltoall_intermedate_msg' is unknown to this "
+                 "library (none of its")
+    assert complaint in result.stdout
+    assert "did you mean 'coll_tuned_alltoall_intermediate_msg'?" in result.stdout
+    [(state, done, _)] = bench.status("typo").values()
+    assert (state, done) == ("failed", "0/1")
