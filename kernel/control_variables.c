@@ -110,23 +110,38 @@ static int write_variable(FILE *f, int index)
     return written;
 }
 
+/* MPI_T is started once per process: MPICH 4.0 crashes in a second
+ * MPI_T_init_thread after an MPI_T_finalize. */
+static int started;
+
+int control_variables_start(void)
+{
+    int provided;
+    started = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) == MPI_SUCCESS;
+    return started ? 0 : -1;
+}
+
+void control_variables_stop(void)
+{
+    if (started)
+        MPI_T_finalize();
+    started = 0;
+}
+
 int control_variables_write(const char *path)
 {
-    int provided, n;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    int n;
+    if (!started)
         return -1;
     FILE *f = fopen(path, "w");
-    if (!f) {
-        MPI_T_finalize();
+    if (!f)
         return -1;
-    }
     fprintf(f, "name,value\n");
     int written = 0;
     if (MPI_T_cvar_get_num(&n) == MPI_SUCCESS)
         for (int i = 0; i < n; i++)
             written += write_variable(f, i);
     fclose(f);
-    MPI_T_finalize();
     return written;
 }
 
@@ -155,11 +170,11 @@ static size_t edit_distance(const char *a, const char *b)
 
 int control_variable_known(const char *name, char *hint, size_t size, int *count)
 {
-    int provided, n, known = 0;
+    int n, known = 0;
     size_t closest = (size_t)-1;
     hint[0] = '\0';
     *count = 0;
-    if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+    if (!started)
         return -1;
     if (MPI_T_cvar_get_num(&n) == MPI_SUCCESS) {
         *count = n;
@@ -182,7 +197,6 @@ int control_variable_known(const char *name, char *hint, size_t size, int *count
             }
         }
     }
-    MPI_T_finalize();
     if (!known && closest > strlen(name) / 3)
         hint[0] = '\0';  /* nothing close enough to be a typo */
     return known;

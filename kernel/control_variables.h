@@ -6,6 +6,11 @@
 
 #include <stddef.h>
 
+/* Starts and stops the MPI tool interface for the functions below (once per
+ * process, after MPI_Init and before MPI_Finalize). */
+int control_variables_start(void);
+void control_variables_stop(void);
+
 /* Writes name,value for every readable variable not bound to an object.
  * Returns how many were written, or -1 if MPI_T or the file failed. */
 int control_variables_write(const char *path);

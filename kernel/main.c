@@ -160,6 +160,7 @@ static char *read_everywhere(const char *path, MPI_Comm comm, long *size, char *
 /* Ends every process the same way: one line from rank 0, then exit. */
 static int finish(int rank, int code, const char *message)
 {
+    control_variables_stop();
     if (rank == 0 && message && *message)
         fprintf(code ? stderr : stdout, code ? "nbh-kernel: %s\n" : "%s", message);
     MPI_Finalize();
@@ -242,6 +243,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(base, &rank);
     MPI_Comm_size(base, &nprocs);
     char error[8192];
+    control_variables_start();
 
     struct options opt;
     int parsed = parse_options(argc, argv, &opt, error, sizeof(error));
