@@ -61,9 +61,10 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
                               variables=variables, places=places)
     rank_exports = [] if env.rank_env else [f"export {name}={shlex.quote(value)}"
                                             for name, value in variables.items()]
-    # The kernel refuses to measure if the library does not know a parameter
-    # of the set: a typo would otherwise silently measure the defaults.
-    expected = [f"--expect-cvar {shlex.quote(name)}" for name in param_set]
+    # The kernel refuses to measure unless every parameter of the set is in
+    # force: a typo or a launcher that drops variables would otherwise
+    # silently measure the defaults.
+    expected = [f"--expect-cvar {shlex.quote(f'{name}={value}')}" for name, value in param_set.items()]
     command = " ".join([shlex.join(launcher), '"$kernel"', "-i", shlex.quote(str(input_path)),
                         "-o", shlex.quote(str(prefix)), *expected])
     header = ["#!/usr/bin/env bash"]

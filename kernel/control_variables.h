@@ -15,9 +15,14 @@ void control_variables_stop(void);
  * Returns how many were written, or -1 if MPI_T or the file failed. */
 int control_variables_write(const char *path);
 
-/* Whether the library has a control variable of this name. If not, `hint`
- * gets the most similar name it does have (or ""), and *count how many it
- * has. Returns 1, 0, or -1 if MPI_T failed. */
-int control_variable_known(const char *name, char *hint, size_t size, int *count);
+enum cvar_verdict { CVAR_IN_FORCE, CVAR_DIFFERS, CVAR_UNKNOWN, CVAR_UNREADABLE };
+
+/* Looks up variable `name`: in_force gets its value; with `set` (may be
+ * NULL) it is compared with that value as a user writes it (numbers,
+ * booleans, enumeration choices by name or number). For an unknown name,
+ * hint gets the most similar name the library has (or "") and *count how
+ * many it has. */
+int control_variable_check(const char *name, const char *set, char *in_force, size_t in_force_size,
+                           char *hint, size_t hint_size, int *count);
 
 #endif

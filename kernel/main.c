@@ -36,8 +36,9 @@ static const char usage[] =
     "                          computed and as the library reports them\n"
     "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
-    "      --expect-cvar NAME  stop before measuring unless the library has this control\n"
-    "                          variable (MCA parameter, CVAR); repeatable\n"
+    "      --expect-cvar NAME[=VALUE]  stop before measuring unless the library has this\n"
+    "                          control variable (MCA parameter, CVAR) with this value\n"
+    "                          in force; repeatable\n"
     "      --calibration-report  print the countdown rate and how long 100 us and 1 ms of\n"
     "                          calibrated busy work really take, then exit\n"
     "      --barrier-report    print the cost of one dissemination barrier on all\n"
@@ -168,23 +169,37 @@ static int finish(int rank, int code, const char *message)
 }
 
 /* A library parameter of the run's set that the library does not know is
- * almost always a typo, and setting it did nothing: stop before measuring.
- * Rank 0 asks MPI_T; everyone gets the verdict. */
-static int check_expected_variables(const struct options *o, MPI_Comm comm, char *error, size_t size)
+ * almost always a typo, and one not in force was not passed on: either
+ * way the run would measure something else than it says. Stop before
+ * measuring. Rank 0 asks MPI_T; everyone gets the verdict; the values in
+ * force go into the provenance. */
+static int check_expected_variables(const struct options *o, MPI_Comm comm, struct provenance *prov,
+                                    char *error, size_t size)
 {
     int rank, status = 0;
     MPI_Comm_rank(comm, &rank);
     for (int i = 0; rank == 0 && i < o->nexpected && status == 0; i++) {
-        char hint[512];
+        char name[512], hint[512], *in_force = prov->parameters[i].in_force;
+        snprintf(name, sizeof(name), "%s", o->expected[i]);
+        char *set = strchr(name, '=');
+        if (set)
+            *set++ = '\0';
         int count;
-        int known = control_variable_known(o->expected[i], hint, sizeof(hint), &count);
-        if (known == 0) {
+        int verdict = control_variable_check(name, set, in_force, sizeof(prov->parameters[i].in_force), hint,
+                                             sizeof(hint), &count);
+        prov->parameters[i].name = o->expected[i];
+        prov->nparameters = i + 1;
+        if (verdict == CVAR_UNKNOWN) {
             snprintf(error, size, "library parameter '%s' is unknown to this library (none of its %d "
-                     "control variables, read through MPI_T%s%s%s)", o->expected[i], count,
+                     "control variables, read through MPI_T%s%s%s)", name, count,
                      hint[0] ? "; did you mean '" : "", hint, hint[0] ? "'?" : "");
             status = -1;
-        } else if (known < 0) {
-            snprintf(error, size, "--expect-cvar: the MPI tool interface (MPI_T) is not available");
+        } else if (verdict == CVAR_DIFFERS) {
+            snprintf(error, size, "library parameter '%s' is '%s' in force, not '%s' as set (was it passed "
+                     "to the processes?)", name, in_force, set);
+            status = -1;
+        } else if (verdict == CVAR_UNREADABLE) {
+            snprintf(error, size, "library parameter '%s' cannot be read through MPI_T", name);
             status = -1;
         }
     }
@@ -267,9 +282,6 @@ int main(int argc, char **argv)
         return finish(rank, 0, NULL);
     }
 
-    if (check_expected_variables(&opt, base, error, sizeof(error)) != 0)
-        return finish(rank, EXIT_BAD_INPUT, error);
-
     long size = 0;
     char *text = read_everywhere(opt.input, base, &size, error, sizeof(error));
     if (!text)
@@ -282,19 +294,23 @@ int main(int argc, char **argv)
     if (status != 0)
         return finish(rank, EXIT_BAD_INPUT, error);
 
+    char prov_path[4200], cvars_path[4200];
+    output_path(opt.prefix, ".prov.json", prov_path, sizeof(prov_path));
+    output_path(opt.prefix, ".cvars.csv", cvars_path, sizeof(cvars_path));
+    static struct provenance prov;
+    prov = (struct provenance){.path = prov_path, .input = opt.input, .prefix = opt.prefix,
+                               .countdown_rate = rate, .rate_measured = opt.countdown_rate == 0,
+                               .validate = opt.validate, .max_memory = opt.max_memory,
+                               .experiments = in.count};
+    if (check_expected_variables(&opt, base, &prov, error, sizeof(error)) != 0)
+        return finish(rank, EXIT_BAD_INPUT, error);
+
     struct output out;
     status = rank == 0 ? output_open(&out, opt.prefix, opt.validate, opt.dump_lists, error, sizeof(error)) : 0;
     MPI_Bcast(&status, 1, MPI_INT, 0, base);
     if (status != 0)
         return finish(rank, EXIT_OUTPUT, error);
 
-    char prov_path[4200], cvars_path[4200];
-    output_path(opt.prefix, ".prov.json", prov_path, sizeof(prov_path));
-    output_path(opt.prefix, ".cvars.csv", cvars_path, sizeof(cvars_path));
-    struct provenance prov = {.path = prov_path, .input = opt.input, .prefix = opt.prefix,
-                              .countdown_rate = rate, .rate_measured = opt.countdown_rate == 0,
-                              .validate = opt.validate, .max_memory = opt.max_memory,
-                              .experiments = in.count};
     provenance_collect(&prov, base);
     if (rank == 0) {
         prov.cvars = control_variables_write(cvars_path);

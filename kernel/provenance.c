@@ -181,6 +181,20 @@ int provenance_write(const struct provenance *p, const char *status)
     fprintf(f, ",\n  \"seed_formula\": ");
     json_string(f, NBH_SEED_FORMULA);
     fprintf(f, ",\n  \"control_variables\": %d", p->cvars);
+    fprintf(f, ",\n  \"library_parameters\": [");
+    for (int i = 0; i < p->nparameters; i++) {
+        const char *eq = strchr(p->parameters[i].name, '=');
+        fprintf(f, "%s\n    {\"name\": \"%.*s\", \"set\": ", i ? "," : "",
+                (int)(eq ? eq - p->parameters[i].name : (long)strlen(p->parameters[i].name)), p->parameters[i].name);
+        if (eq)
+            json_string(f, eq + 1);
+        else
+            fputs("null", f);
+        fputs(", \"in_force\": ", f);
+        json_string(f, p->parameters[i].in_force);
+        fputc('}', f);
+    }
+    fputs(p->nparameters ? "\n  ]" : "]", f);
     fprintf(f, ",\n  \"environment\": ");
     environment_json(f);
     fprintf(f, "\n}\n");

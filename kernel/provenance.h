@@ -25,6 +25,11 @@ struct provenance {
     int experiments_done;
     long findings;
     int cvars;                 /* control variables recorded */
+    struct {
+        const char *name;      /* NAME or NAME=VALUE, as given to --expect-cvar */
+        char in_force[256];
+    } parameters[256];
+    int nparameters;
 };
 
 /* Collective on comm: fills what every run records (library, hosts, time). */

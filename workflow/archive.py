@@ -179,29 +179,24 @@ def run_row(info, status):
                 hosts=";".join(hosts))
 
 
-def normalized(value):
-    text = str(value).strip().strip('"').lower()
-    return {"true": "1", "yes": "1", "false": "0", "no": "0"}.get(text, text)
-
-
 def param_set_check(info, statuses, target):
-    """Whether each library parameter of a run's set is what the library
-    reported in force (RUN.cvars.csv, through MPI_T)."""
+    """Whether each library parameter of a run's set was in force. The
+    kernel checked it through MPI_T before measuring (--expect-cvar: it
+    knows the library's enumerations and refuses to run otherwise) and
+    recorded what it found in RUN.prov.json."""
     findings = []
     sets = info["settings"]["param_sets"]
     for status in statuses:
         wanted = sets.get(status.run["param_set"], {})
-        path = target / "results" / f"{status.run_id}.cvars.csv"
+        path = target / "results" / f"{status.run_id}.prov.json"
         if not wanted or not path.is_file():
             continue
-        with open(path, newline="", encoding="utf-8") as f:
-            reported = {row["name"]: row["value"] for row in csv.DictReader(f)}
+        checked = {p["name"]: p for p in json.loads(path.read_text()).get("library_parameters", [])}
         for name, value in wanted.items():
-            got = reported.get(name)
-            verdict = ("not reported" if got is None else
-                       "in force" if normalized(got) == normalized(value) else "differs")
+            got = checked.get(name)
             findings.append({"run_id": status.run_id, "param_set": status.run["param_set"], "name": name,
-                             "value": value, "reported": got, "verdict": verdict})
+                             "value": value, "reported": got["in_force"] if got else None,
+                             "verdict": "in force" if got else "not checked"})
     return findings
 
 

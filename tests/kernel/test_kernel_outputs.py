@@ -128,3 +128,38 @@ def test_an_unknown_library_parameter_stops_the_kernel(kernel, library):
     assert line.startswith(f"nbh-kernel: library parameter '{typo}' is unknown to this library (none of its ")
     assert line.endswith(f"control variables, read through MPI_T; did you mean '{meant}'?)")
     assert not stopped.file("results.csv").exists(), "nothing is measured"
+
+
+# (variable as the launcher sets it, value, how a campaign may write it, what MPI_T reports)
+IN_FORCE = {
+    "openmpi": [("OMPI_MCA_coll_tuned_alltoall_algorithm", "coll_tuned_alltoall_algorithm", "2", "pairwise"),
+                ("OMPI_MCA_coll_tuned_use_dynamic_rules", "coll_tuned_use_dynamic_rules", "true", "true"),
+                ("OMPI_MCA_coll_tuned_alltoall_intermediate_msg", "coll_tuned_alltoall_intermediate_msg",
+                 "256", "256")],
+    "mpich": [("MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "pairwise", "3"),
+              ("MPIR_CVAR_INEIGHBOR_ALLTOALL_INTRA_ALGORITHM", "MPIR_CVAR_INEIGHBOR_ALLTOALL_INTRA_ALGORITHM",
+               "tsp_linear", "3")],
+}
+
+
+def test_library_parameters_in_force_are_checked_and_recorded(kernel, library, monkeypatch):
+    """Parameter sets reach the processes: the kernel reads them back through
+    MPI_T (enumerations by name or number, booleans) before measuring."""
+    for variable, _, value, _ in IN_FORCE[library]:
+        monkeypatch.setenv(variable, value)
+    expected = [arg for _, name, value, _ in IN_FORCE[library] for arg in ("--expect-cvar", f"{name}={value}")]
+    run = kernel(library, 2, [experiment(1)], *expected)
+    assert run.returncode == 0, run.stderr
+    recorded = json.loads(run.file("prov.json").read_text())["library_parameters"]
+    assert [(p["name"], p["set"], p["in_force"]) for p in recorded] == \
+        [(name, value, reported) for _, name, value, reported in IN_FORCE[library]]
+
+
+def test_a_library_parameter_not_in_force_stops_the_kernel(kernel, library):
+    """Set in the campaign, but never passed to the processes."""
+    _, name, value, _ = IN_FORCE[library][0]
+    run = kernel(library, 2, [experiment(1)], "--expect-cvar", f"{name}={value}")
+    assert run.returncode == 2
+    default = {"openmpi": "ignore", "mpich": "0"}[library]
+    assert (f"nbh-kernel: library parameter '{name}' is '{default}' in force, not '{value}' as set "
+            "(was it passed to the processes?)") in run.stderr.splitlines()
