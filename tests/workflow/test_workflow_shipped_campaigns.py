@@ -10,14 +10,17 @@ from workflow_testing import read_csv
 # --set items that keep each campaign small at 4 processes (one message size).
 CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": ["msize=256"],
         "full-jupiter": ["msize=256"], "full-rand-jupiter": ["msize=256"],
-        "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"]}
+        "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"],
+        "openmpi-alltoall-sweep": ["msize=256"], "mpich-coll-sweep": ["msize=256"]}
+# Campaigns whose parameter sets belong to one library.
+ENV = {"mpich-coll-sweep": "local-mpich"}
 
 
 @pytest.mark.parametrize("campaign", sorted(CUTS))
 def test_shipped_campaign_runs_through_the_kernel(bench, campaign):
     cut = [item for pair in (["--set", s] for s in ["deployments=1x4", "nrun=1", "nrep=1"] + CUTS[campaign])
            for item in pair]
-    bench.ok("generate", campaign, "--env", "local-openmpi", *cut)
+    bench.ok("generate", campaign, "--env", ENV.get(campaign, "local-openmpi"), *cut)
     result = bench("submit", campaign)
     assert result.returncode == 0, result.stdout + result.stderr
     statuses = bench.status(campaign)
