@@ -51,8 +51,9 @@ heal_summary <- function(heal, comparison, reference, sets) {
   h <- heal[, .(ref_violations = sum(status != "added"), removed = sum(status == "removed"),
                 kept = sum(status == "kept"), not_measured = sum(status == "not measured"),
                 added = sum(status == "added")), by = by]
-  c <- comparison[, .(cells = .N, cells_slower = sum(slower), cells_faster = sum(faster), max_ratio = max(ratio),
-                      min_ratio = min(ratio)), by = by]
+  c <- comparison[, .(cells = .N, cells_slower = sum(slower), cells_faster = sum(faster),
+                      max_ratio = if (.N) max(ratio) else NA_real_, min_ratio = if (.N) min(ratio) else NA_real_),
+                  by = by]
   s <- merge(c, h, by = by, all = TRUE)
   for (col in c("ref_violations", "removed", "kept", "not_measured", "added", "cells", "cells_slower", "cells_faster")) {
     set(s, i = which(is.na(s[[col]])), j = col, value = 0L)

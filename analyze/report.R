@@ -84,12 +84,12 @@ param_set_provenance_blocks <- function(archive) {
   blocks <- list(paragraph("**Parameter sets** (param_sets.csv; in force: archive.json param_set_check, ",
                            "the values the library reported through MPI_T)"))
   if (nrow(p)) {
-    check <- with(p, fifelse(check == "differs", sprintf("DIFFERS in %d of %d runs", differs, checked),
+    shown <- with(p, fifelse(check == "differs", sprintf("DIFFERS in %d of %d runs", differs, checked),
                      fifelse(check == "not reported", sprintf("NOT REPORTED in %d of %d runs", not_reported, checked),
                      fifelse(check == "in force", sprintf("in force (%d of %d runs)", in_force, checked),
                              "not checked"))))
     blocks <- c(blocks, list(table_block(p[, .(`parameter set` = param_set, parameter = name, `value set` = value,
-                                               `reported in force` = fcoalesce(reported, ""), runs, check = check)])))
+                                               `reported in force` = fcoalesce(reported, ""), runs, check = shown)])))
   }
   if (length(bare)) {
     blocks <- c(blocks, list(paragraph(paste0("`", bare, "`", collapse = ", "),
@@ -201,7 +201,7 @@ plot_blocks <- function(result, plots, settings) {
       blocks <- c(blocks, list(figure(o$png, paste0("Overview: ", o$title, ". ", o$caption))))
       for (j in which(focus$guideline_no == k & focus$group == o$group)) blocks <- c(blocks, list(focus_figure(j)))
     }
-    for (j in which(focus$guideline_no == k & !focus$group %in% overview[guideline_no == k, group])) {
+    for (j in which(focus$guideline_no == k & !focus$group %in% overview$group[overview$guideline_no == k])) {
       blocks <- c(blocks, list(focus_figure(j)))
     }
     for (i in which(close$guideline_no == k)) {

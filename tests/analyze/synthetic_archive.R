@@ -112,10 +112,11 @@ synthetic_param_sets <- function(param_sets) {
 # in force, unless `reported` (list set -> named character, parameter ->
 # the value the library reported; NA: not reported) says otherwise.
 synthetic_param_set_check <- function(runs, sets, reported = list()) {
-  checks <- sets[nzchar(name)][runs[, .(run_id, param_set)], on = "param_set", nomatch = NULL]
+  checks <- sets[nzchar(name)][runs[, .(run_id, param_set)], on = "param_set", nomatch = NULL, allow.cartesian = TRUE]
   checks[, reported := value]
-  for (s in names(reported)) {
-    for (n in names(reported[[s]])) checks[param_set == s & name == n, reported := reported[[s]][[n]]]
+  told <- reported
+  for (s in names(told)) {
+    for (n in names(told[[s]])) checks[param_set == s & name == n, reported := as.character(told[[s]][[n]])]
   }
   checks[, verdict := fifelse(is.na(reported), "not reported", fifelse(reported == value, "in force", "differs"))]
   lapply(seq_len(nrow(checks)), function(i) {
