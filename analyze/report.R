@@ -20,9 +20,9 @@ bounded_table <- function(x, what, file) {
 study_table <- function(summary) {
   s <- copy(summary)
   several <- function(col) uniqueN(s[[col]], na.rm = TRUE) > 1L
-  s[, context := trimws(paste(if (several("library")) fcoalesce(library, "") else "",
-                              if (several("param_set")) fcoalesce(param_set, "") else "",
-                              fcoalesce(deployment, "")))]
+  s[, context := trimws(gsub(" +", " ", paste(if (several("library")) fcoalesce(library, "") else "",
+                                              if (several("param_set")) fcoalesce(param_set, "") else "",
+                                              fcoalesce(deployment, ""))))]
   s[!nzchar(context), context := "all"]
   s[, cell := sprintf("%d/%d (%d/%d)", n_vio_tests, n_tests, n_vio_groups, n_groups)]
   s[, row := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
