@@ -128,11 +128,15 @@ assert_one_line_error() {
     grep -q "run 1x4-default-r002: no results file" "$OUT/report.md"
 }
 
-@test "two archives together: a summary row per library" {
+@test "two archives together: a summary row per library; openmpi ~ mpich compares them" {
     run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots
     [ "$status" -eq 0 ]
     [ "$(grep -c ',openmpi,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
     [ "$(grep -c ',mpich,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
+    printf '[libraries]\nparameter = library\nvaried = msize\nopenmpi ~ mpich\n' >"$BATS_TEST_TMPDIR/lib.conf"
+    run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots --assess "$BATS_TEST_TMPDIR/lib.conf"
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 2p "$OUT/summary.csv")" = "libraries,,openmpi ~ mpich,,default,1x4,4,0,96,0,24" ]
 }
 
 @test "the default output directory is analyses/NAME, then NAME-2; never overwritten" {
