@@ -133,8 +133,8 @@ tuning_blocks <- function(tuning, params, result) {
                                             `violations of the reference` = ref_violations, removed, kept,
                                             `not measured` = not_measured, added, `slower cells` = cells_slower,
                                             `faster cells` = cells_faster, cells,
-                                            `largest ratio` = sprintf("%.3f", max_ratio),
-                                            `smallest ratio` = sprintf("%.3f", min_ratio))])))
+                                            `largest ratio` = ifelse(is.na(max_ratio), "", sprintf("%.3f", max_ratio)),
+                                            `smallest ratio` = ifelse(is.na(min_ratio), "", sprintf("%.3f", min_ratio)))])))
   h <- tuning$heal
   fixed <- h[status != "added"]
   blocks <- c(blocks, list(heading(sprintf("Violations of `%s` and the sets that remove them", ref), 3L)))
