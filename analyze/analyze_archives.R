@@ -1,17 +1,22 @@
 # The whole assessment of one or several archives, without writing
 # anything: read the tables, check the assessment against them (before the
 # long part, so that a typo fails fast), reduce every run to run medians,
-# assess every guideline (runs and guidelines in parallel workers). Returns everything the tables, plots and report
+# assess every guideline (runs and guidelines in parallel workers), and
+# with several library parameter sets compare each with the reference set
+# (compare_param_sets). Returns everything the tables, plots and report
 # are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
-                             root = Sys.getenv("NBH_ROOT", ".")) {
+                             root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL) {
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
   archives <- lapply(dirs, read_archive, registry = registry)
+  for (a in archives) warn_param_sets_not_in_force(a)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- parse_assessment(assess, registry$guidelines$id)
   frame <- combine_archives(archives, params)
+  sets <- param_set_order(archives)
+  reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
   pairs <- lapply(guidelines, function(g) {
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
@@ -22,9 +27,20 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                      pairs = pairs[[k]])[, guideline := k]
   }))
   setcolorder(tests, "guideline")
+  comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
+                                   sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
-       p_thres = p_thres, v_thres = v_thres)
+       p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
+       set_comparison = comparison)
+}
+
+# The parameter sets that have runs, in campaign order (param_sets.csv),
+# then those only runs.csv names.
+param_set_order <- function(archives) {
+  listed <- unlist(lapply(archives, function(a) a$param_sets$param_set))
+  run <- unlist(lapply(archives, function(a) a$runs$param_set))
+  unique(c(intersect(listed, run), run))
 }
 
 # campaign/assessment.conf of the archives (they must agree).

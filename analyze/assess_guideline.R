@@ -58,9 +58,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                                  value = c(a_values, b_values),
                                  is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
                       nrow(tests), both = alike)
-  verdict <- function(ratio, p) {
-    ratio >= v_thres * (1 - EDGE_TOLERANCE) & p <= p_thres * (1 + EDGE_TOLERANCE)
-  }
+  verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)
   tests[, `:=`(ratio = median_a / median_b, p_value = rs$p_x_right, slower = "a")]
   tests[, violated := verdict(ratio, p_value)]
   if (alike) {
@@ -73,6 +71,11 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
                        "ratio", "p_value", "slower", "violated"))
   tests[]
+}
+
+# Violated iff ratio >= v_thres and p <= p_thres, both with the tolerance.
+violates <- function(ratio, p, p_thres, v_thres) {
+  ratio >= v_thres * (1 - EDGE_TOLERANCE) & p <= p_thres * (1 + EDGE_TOLERANCE)
 }
 
 no_tests <- function() {

@@ -1,12 +1,13 @@
 # Entry point of `nbhbench analyze` (libexec/nbhbench-analyze checks the
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
-#           [--fail-on-violation] [--no-plots] [--max-plots=N] -- ARCHIVE...
+#           [--reference-set=NAME] [--fail-on-violation] [--no-plots] [--max-plots=N] -- ARCHIVE...
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
 # violated and --fail-on-violation; 4 the output cannot be written; 1 a bug.
 
 parse_main_args <- function(args) {
-  opts <- list(assess = NULL, p_thres = 0.001, v_thres = 1.03, fail = FALSE, plots = TRUE, max_plots = NULL)
+  opts <- list(assess = NULL, p_thres = 0.001, v_thres = 1.03, fail = FALSE, plots = TRUE, max_plots = NULL,
+               reference_set = NULL)
   split <- match("--", args)
   if (is.na(split)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
   opts$archives <- args[-seq_len(split)]
@@ -19,6 +20,7 @@ parse_main_args <- function(args) {
            "--p-thres" = opts$p_thres <- as.numeric(value),
            "--v-thres" = opts$v_thres <- as.numeric(value),
            "--max-plots" = opts$max_plots <- as.integer(value),
+           "--reference-set" = opts$reference_set <- value,
            "--fail-on-violation" = opts$fail <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
            input_error("unknown option ", a))
@@ -41,7 +43,8 @@ main <- function(args) {
     invokeRestart("muffleWarning")
   }
   written <- withCallingHandlers({
-    result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres)
+    result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
+                               reference_set = opts$reference_set)
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"))

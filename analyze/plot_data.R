@@ -1,6 +1,7 @@
 # What the plots draw, computed here so that plots/ only draws (SPEC 5):
-#   overview_data  per violated group, the median of run medians of a and b
-#                  at each level of the varied parameter, violations marked;
+#   overview_data  per violated group (or per closest call's group), the
+#                  median of run medians of a and b at each level of the
+#                  varied parameter, the violations (the closest call) marked;
 #   focus_data     per violation, box statistics of the kept raw times of
 #                  each run of a and b, normalised to median(m_a).
 # Each returns list(plots = one row per plot: plot, file, title, caption,
@@ -10,38 +11,68 @@
 # table: the parameters both sides share (the varied one only if
 # with_varied), then what differs.
 parameter_text <- function(tt_rows, params, with_varied = FALSE) {
-  shared <- rep("", nrow(tt_rows))
+  sprintf("%s; a: %s; b: %s", shared_text(tt_rows, params, with_varied), tt_rows$a_params, tt_rows$b_params)
+}
+
+# "topology=cart, ndim=2, ...": the experiment parameters of rows that have
+# a value (the varied one only if with_varied, or if rows have no `varied`).
+shared_text <- function(rows, params, with_varied = FALSE) {
+  shared <- rep("", nrow(rows))
+  varied <- if (with_varied || is.null(rows$varied)) rep(NA_character_, nrow(rows)) else rows$varied
   for (p in setdiff(params, RUN_PARAMETERS)) {
-    v <- tt_rows[[p]]
+    v <- rows[[p]]
     piece <- paste0(p, "=", v)
-    use <- !is.na(v) & (with_varied | tt_rows$varied != p)
+    use <- !is.na(v) & (is.na(varied) | varied != p)
     shared <- ifelse(use, ifelse(nzchar(shared), paste0(shared, ", ", piece), piece), shared)
   }
-  sprintf("%s; a: %s; b: %s", shared, tt_rows$a_params, tt_rows$b_params)
+  shared
+}
+
+# "openmpi default 2x4": the context of rows, without what a guideline
+# compares (NA).
+context_text <- function(rows, cols = c("library", "param_set", "deployment")) {
+  pieces <- lapply(cols, function(col) fcoalesce(as.character(rows[[col]]), ""))
+  trimws(gsub(" +", " ", do.call(paste, pieces)))
+}
+
+# "msize=1024": the level of the varied parameter of each row.
+varied_level <- function(rows) {
+  vapply(seq_len(nrow(rows)), function(i) paste0(rows$varied[i], "=", rows[[rows$varied[i]]][i]), "")
 }
 
 # "openmpi default, 2x4 (8 processes); " and the parameter_text.
 plot_caption <- function(tt_rows, params, with_varied = FALSE) {
-  sprintf("%s %s, %s (%s processes); %s", tt_rows$library, tt_rows$param_set, tt_rows$deployment,
-          tt_rows$nprocs, parameter_text(tt_rows, params, with_varied))
+  deployment <- ifelse(is.na(tt_rows$deployment), "",
+                       sprintf("%s (%s processes)", tt_rows$deployment, tt_rows$nprocs))
+  context <- gsub("^, |, $", "", paste(context_text(tt_rows, c("library", "param_set")), deployment, sep = ", "))
+  sprintf("%s; %s", context, parameter_text(tt_rows, params, with_varied))
 }
 
 plot_stem <- function(guideline_no, tag) {
   sprintf("%02d-%s", guideline_no, ifelse(is.na(tag), "guideline", tag))
 }
 
-# tt: the test table; groups: data.table(guideline_no, group) to draw.
-overview_data <- function(tt, groups, params) {
+# tt: the test table; groups: data.table(guideline_no, group) to draw, the
+# violated levels marked; or, for closest calls, data.table(guideline_no,
+# group, test) with the closest call's test marked.
+overview_data <- function(tt, groups, params, closest = FALSE) {
   if (!nrow(groups)) return(list(plots = data.table(), data = data.table()))
   plots <- copy(groups)[, plot := .I]
-  rows <- tt[plots, on = c("guideline_no", "group")]
+  rows <- tt[plots[, .(guideline_no, group, plot)], on = c("guideline_no", "group")]
+  rows[, marked := if (closest) test == plots$test[plot] else violated]
   first <- rows[, .SD[1], by = plot]
   plots[first, on = "plot", `:=`(
-    file = sprintf("overview-%s-g%03d", plot_stem(i.guideline_no, i.tag), i.group),
+    file = sprintf("%s-%s-g%03d", if (closest) "closest" else "overview", plot_stem(i.guideline_no, i.tag), i.group),
     title = paste0(ifelse(is.na(i.tag), "", paste0(i.tag, ": ")), i.guideline),
     a_label = i.a_text, b_label = i.b_text, slower = i.slower, varied = i.varied)]
   plots[, caption := plot_caption(first, params)]
-  data <- rows[, .(plot, x = NA_character_, median_a_us, median_b_us, violated, slower)]
+  plots[, mark := if (closest) "closest call (not violated)" else "violated"]
+  if (closest) {
+    call <- tt[plots[, .(guideline_no, test)], on = c("guideline_no", "test")]
+    plots[, caption := sprintf("%s; closest call at %s: ratio %.3f, p = %.2g", caption, varied_level(call),
+                               call$ratio, call$p_value)]
+  }
+  data <- rows[, .(plot, x = NA_character_, median_a_us, median_b_us, violated, marked, slower)]
   for (v in unique(rows$varied)) data[rows$varied == v, x := as.character(rows[[v]][rows$varied == v])]
   data[, x_num := suppressWarnings(as.numeric(x))]
   setorder(data, plot, x_num, x)

@@ -1,15 +1,28 @@
 # The content of report.md / report.html (blocks of report_blocks.R): the
-# verdict, the study's violation table, the parameter sets, the violations,
-# the plots with their captions, the provenance of every archive, warnings.
+# verdict, the study's violation table, the violations, the closest calls,
+# the parameter sets (what heals what), the plots with their captions, the
+# provenance of every archive, warnings.
+
+REPORT_ROWS <- 50L   # the longest table of the report; the CSV files have all rows
+
+# "GL4: a <= b" (or "a <= b" without a tag).
+tagged <- function(tag, guideline) paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)
+
+# At most REPORT_ROWS rows of x, with a sentence saying where the rest is.
+bounded_table <- function(x, what, file) {
+  if (nrow(x) <= REPORT_ROWS) return(list(table_block(x)))
+  list(paragraph(sprintf("The first %d of %d %s (all in `%s`).", REPORT_ROWS, nrow(x), what, file)),
+       table_block(head(x, REPORT_ROWS)))
+}
 
 # "violated tests/tests (violated groups/groups)" per guideline (rows) and
 # context (columns), the format of the study's tables.
 study_table <- function(summary) {
   s <- copy(summary)
   several <- function(col) uniqueN(s[[col]], na.rm = TRUE) > 1L
-  s[, context := trimws(paste(if (several("library")) fcoalesce(library, "") else "",
-                              if (several("param_set")) fcoalesce(param_set, "") else "",
-                              fcoalesce(deployment, "")))]
+  s[, context := trimws(gsub(" +", " ", paste(if (several("library")) fcoalesce(library, "") else "",
+                                              if (several("param_set")) fcoalesce(param_set, "") else "",
+                                              fcoalesce(deployment, ""))))]
   s[!nzchar(context), context := "all"]
   s[, cell := sprintf("%d/%d (%d/%d)", n_vio_tests, n_tests, n_vio_groups, n_groups)]
   s[, row := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
@@ -18,25 +31,6 @@ study_table <- function(summary) {
   w[, guideline_no := NULL]
   setnames(w, "row", "guideline")
   w[]
-}
-
-# With several parameter sets (SPEC 6): per guideline and context, the
-# violated tests of each set, and how many of the reference set's (default,
-# or the first) it removes or adds.
-param_set_table <- function(tt, params) {
-  sets <- sort(unique(na.omit(tt$param_set)))
-  if (length(sets) < 2L) return(NULL)
-  reference <- if ("default" %in% sets) "default" else sets[1]
-  key <- c("guideline_no", setdiff(params, "param_set"), "a_params", "b_params")
-  x <- tt[!is.na(param_set), c(key, "tag", "guideline", "param_set", "violated"), with = FALSE]
-  ref <- x[param_set == reference, c(key, "violated"), with = FALSE]
-  x[ref, on = key, ref_violated := i.violated]
-  out <- x[, .(violated = sum(violated), removed = sum(ref_violated & !violated, na.rm = TRUE),
-               added = sum(!ref_violated & violated, na.rm = TRUE), tests = .N),
-           keyby = .(guideline_no, tag, guideline, library, deployment, param_set)]
-  out[param_set == reference, c("removed", "added") := NA]
-  setnames(out, c("removed", "added"), paste0(c("removed vs ", "added vs "), reference))
-  out[, guideline_no := NULL][]
 }
 
 flatten_json <- function(x, prefix = "") {
@@ -53,10 +47,12 @@ flatten_json <- function(x, prefix = "") {
   out
 }
 
+
 provenance_blocks <- function(archive) {
   blocks <- list(heading(archive$name, 3L), paragraph("Directory: `", normalizePath(archive$dir), "`"))
   if (!is.null(archive$info)) {
-    info <- flatten_json(archive$info)
+    # param_set_check has its own table below.
+    info <- flatten_json(archive$info[setdiff(names(archive$info), "param_set_check")])
     blocks <- c(blocks, list(paragraph("**archive.json**"), bullets(paste0(names(info), ": ", info))))
   }
   r <- archive$runs
@@ -76,78 +72,183 @@ provenance_blocks <- function(archive) {
     }, "")
     blocks <- c(blocks, list(paragraph("**results/RUN.prov.json** (", length(prov), " runs)"), bullets(lines)))
   }
-  if (!is.null(archive$param_sets) && nrow(archive$param_sets)) {
-    blocks <- c(blocks, list(paragraph("**param_sets.csv**"), table_block(archive$param_sets)))
+  c(blocks, param_set_provenance_blocks(archive))
+}
+
+# The parameter sets of an archive: each value set against what the library
+# reported in force (archive.json param_set_check).
+param_set_provenance_blocks <- function(archive) {
+  if (is.null(archive$param_sets) || !nrow(archive$param_sets)) return(list())
+  p <- param_set_provenance(archive)
+  bare <- setdiff(unique(archive$param_sets$param_set), p$param_set)
+  blocks <- list(paragraph("**Parameter sets** (param_sets.csv; in force: archive.json param_set_check, ",
+                           "the values the library reported through MPI_T)"))
+  if (nrow(p)) {
+    shown <- with(p, fifelse(check == "differs", sprintf("DIFFERS in %d of %d runs", differs, checked),
+                     fifelse(check == "not reported", sprintf("NOT REPORTED in %d of %d runs", not_reported, checked),
+                     fifelse(check == "in force", sprintf("in force (%d of %d runs)", in_force, checked),
+                             "not checked"))))
+    blocks <- c(blocks, list(table_block(p[, .(`parameter set` = param_set, parameter = name, `value set` = value,
+                                               `reported in force` = fcoalesce(reported, ""), runs, check = shown)])))
+  }
+  if (length(bare)) {
+    blocks <- c(blocks, list(paragraph(paste0("`", bare, "`", collapse = ", "),
+                                       ": no parameters (the library's defaults).")))
   }
   blocks
 }
 
-build_report <- function(result, tt, summary, overview, focus, warnings, settings) {
+# Per guideline and context, the test nearest to a violation (closest_calls).
+closest_call_blocks <- function(closest, params, result) {
+  blocks <- list(heading("Closest calls"),
+                 paragraph(sprintf(paste("Per guideline and context, the test that is not violated with the largest ratio:",
+                                         "`short of` says what kept it from a violation (ratio below %s, p above %s)."),
+                                   format(result$v_thres), format(result$p_thres))))
+  if (!nrow(closest)) return(c(blocks, list(paragraph("None: every test is violated, or there are no tests."))))
+  x <- closest[, .(guideline = tagged(tag, guideline), context = context_text(closest),
+                   parameters = parameter_text(closest, params), level = varied_level(closest),
+                   ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+                   `median a (µs)` = sprintf("%.4g", median_a_us), `median b (µs)` = sprintf("%.4g", median_b_us),
+                   runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)]
+  c(blocks, bounded_table(x, "closest calls", "closest.csv"))
+}
+
+# With several parameter sets (SPEC 6): what each set costs and heals
+# against the reference set (tuning_tables).
+tuning_blocks <- function(tuning, params, result) {
+  if (length(result$param_sets) < 2L) return(list())
+  ref <- tuning$reference
+  ratio_p <- function(r, p) ifelse(is.na(r), "", sprintf("%.3f (p = %.2g)", r, p))
+  blocks <- list(
+    heading("Parameter sets: what heals what"),
+    paragraph(sprintf(paste("Reference set: `%s`. A violation of the reference is **removed** by a set where the",
+                            "same test (same guideline and parameters but the set) is not violated under it;",
+                            "a set **adds** the violations it has that the reference has not. Cells: every",
+                            "cell measured under both, compared as the guideline `SET <= %s` (slower: violated)",
+                            "and `%s <= SET` (faster: violated) with the same test and thresholds; ratio =",
+                            "median(SET) / median(%s) of the run medians. In `heal.csv`, `heal_sets.csv`,",
+                            "`set_comparison.csv`."), ref, ref, ref, ref)))
+  s <- tuning$sets
+  blocks <- c(blocks, list(table_block(s[, .(set = param_set, context = context_text(s, c("library", "deployment")),
+                                            `violations of the reference` = ref_violations, removed, kept,
+                                            `not measured` = not_measured, added, `slower cells` = cells_slower,
+                                            `faster cells` = cells_faster, cells,
+                                            `largest ratio` = ifelse(is.na(max_ratio), "", sprintf("%.3f", max_ratio)),
+                                            `smallest ratio` = ifelse(is.na(min_ratio), "", sprintf("%.3f", min_ratio)))])))
+  h <- tuning$heal
+  fixed <- h[status != "added"]
+  blocks <- c(blocks, list(heading(sprintf("Violations of `%s` and the sets that remove them", ref), 3L)))
+  if (nrow(fixed)) {
+    x <- fixed[, .(guideline = tagged(tag, guideline), context = context_text(fixed, c("library", "deployment")),
+                   parameters = parameter_text(fixed, params), level = varied_level(fixed), set = param_set,
+                   removed = unname(c(removed = "yes", kept = "no", `not measured` = "not measured")[status]),
+                   reference = ratio_p(ref_ratio, ref_p_value), `under the set` = ratio_p(ratio, p_value))]
+    setnames(x, "reference", paste("under", ref))
+    blocks <- c(blocks, bounded_table(x, "rows", "heal.csv"))
+  } else {
+    blocks <- c(blocks, list(paragraph(sprintf("`%s` has no violations.", ref))))
+  }
+  added <- h[status == "added"]
+  blocks <- c(blocks, list(heading("Violations the sets add", 3L)))
+  if (nrow(added)) {
+    x <- added[, .(set = param_set, guideline = tagged(tag, guideline),
+                   context = context_text(added, c("library", "deployment")),
+                   parameters = parameter_text(added, params), level = varied_level(added),
+                   `under the set` = ratio_p(ratio, p_value), reference = ratio_p(ref_ratio, ref_p_value))]
+    setnames(x, "reference", paste("under", ref))
+    blocks <- c(blocks, bounded_table(x, "added violations", "heal.csv"))
+  } else {
+    blocks <- c(blocks, list(paragraph("None.")))
+  }
+  slow <- tuning$comparison[slower == TRUE][order(-ratio)]
+  blocks <- c(blocks, list(heading(sprintf("Cells where a set is slower than `%s`", ref), 3L)))
+  if (nrow(slow)) {
+    blocks <- c(blocks, bounded_table(slow[, .(set = param_set, context = context_text(slow, c("library", "deployment")),
+                                               parameters = shared_text(slow, params, TRUE),
+                                               ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_slower),
+                                               `median set (µs)` = sprintf("%.4g", median_set_us),
+                                               `median reference (µs)` = sprintf("%.4g", median_reference_us))],
+                                      "slower cells, largest ratio first", "set_comparison.csv"))
+  } else {
+    blocks <- c(blocks, list(paragraph("None.")))
+  }
+  blocks
+}
+
+plot_blocks <- function(result, plots, settings) {
+  overview <- plots$overview
+  focus <- plots$focus
+  close <- plots$closest
+  blocks <- list(heading("Plots"))
+  if (!isTRUE(settings$plots)) return(c(blocks, list(paragraph("Plots were not drawn (--no-plots)."))))
+  if (!nrow(overview) && !nrow(focus) && !nrow(close)) return(c(blocks, list(paragraph("No plots."))))
+  if (settings$left_out > 0L) {
+    blocks <- c(blocks, list(paragraph(sprintf("%d plots left out (--max-plots %d).", settings$left_out, settings$max_plots))))
+  }
+  if (nrow(close)) {
+    blocks <- c(blocks, list(paragraph("Where a guideline has no violation in a library and deployment, ",
+                                       "the overview of its closest call's group (captioned *Closest call*).")))
+  }
+  focus_figure <- function(j) {
+    figure(focus$png[j], paste0("Focus: ", focus$title[j], ", ", focus$varied[j], "=", focus$level[j], ". ",
+                                focus$caption[j]))
+  }
+  for (k in sort(unique(c(overview$guideline_no, focus$guideline_no, close$guideline_no)))) {
+    g <- result$guidelines[[k]]
+    blocks <- c(blocks, list(heading(tagged(g$tag, g$text), 3L)))
+    for (i in which(overview$guideline_no == k)) {
+      o <- overview[i]
+      blocks <- c(blocks, list(figure(o$png, paste0("Overview: ", o$title, ". ", o$caption))))
+      for (j in which(focus$guideline_no == k & focus$group == o$group)) blocks <- c(blocks, list(focus_figure(j)))
+    }
+    for (j in which(focus$guideline_no == k & !focus$group %in% overview$group[overview$guideline_no == k])) {
+      blocks <- c(blocks, list(focus_figure(j)))
+    }
+    for (i in which(close$guideline_no == k)) {
+      blocks <- c(blocks, list(figure(close$png[i], paste0("Closest call (not violated): ", close$title[i], ". ",
+                                                           close$caption[i]))))
+    }
+  }
+  blocks
+}
+
+build_report <- function(result, tt, summary, plots, warnings, settings, closest, tuning) {
+  params <- result$params$name
   vt <- tt[violated == TRUE]
   n_groups <- uniqueN(tt[, .(guideline_no, group)])
   n_vio_groups <- uniqueN(vt[, .(guideline_no, group)])
+  several_sets <- length(result$param_sets) > 1L
   blocks <- list(
     heading("nbhbench analysis", 1L),
     bullets(c(paste0("archives: ", paste0("`", vapply(result$archives, `[[`, "", "name"), "`", collapse = ", ")),
               paste0("assessment: `", result$assessment_file, "`"),
               sprintf("violated iff ratio v >= %s and p <= %s (one-sided Wilcoxon rank-sum test of the run medians)",
                       format(result$v_thres), format(result$p_thres)),
+              if (several_sets) paste0("parameter sets: ", paste0("`", result$param_sets, "`", collapse = ", "),
+                                       "; reference: `", result$reference_set, "`"),
               paste0("analysed: ", settings$created, " by nbhbench ", settings$version))),
     heading("Verdict"),
     paragraph(sprintf("**%d of %d tests violated** (%d of %d groups) over %d guidelines.",
-                      nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines))),
+                      nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines)),
+              if (!nrow(vt) && nrow(tt)) " No test is violated; the closest calls show how near each guideline came."),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary)))
-  ps <- param_set_table(tt, result$params$name)
-  if (!is.null(ps)) {
-    blocks <- c(blocks, list(heading("Library parameter sets"),
-                             paragraph("Violated tests per parameter set, and the violations of the reference set that each set removes or adds."),
-                             table_block(ps)))
-  }
-  blocks <- c(blocks, list(heading("Violations")))
+    table_block(study_table(summary)),
+    heading("Violations"))
   if (nrow(vt)) {
-    shown <- head(vt[order(-ratio)], 50L)
-    varied_level <- vapply(seq_len(nrow(shown)), function(i) {
-      paste0(shown$varied[i], "=", shown[[shown$varied[i]]][i])
-    }, "")
+    shown <- head(vt[order(-ratio)], REPORT_ROWS)
     blocks <- c(blocks, list(
-      paragraph(if (nrow(vt) > 50L) sprintf("The 50 largest of %d (all in `violations.csv`).", nrow(vt))
+      paragraph(if (nrow(vt) > REPORT_ROWS) sprintf("The %d largest of %d (all in `violations.csv`).", REPORT_ROWS, nrow(vt))
                 else "All violations, largest ratio first (also in `violations.csv`)."),
-      table_block(shown[, .(guideline = paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline),
-                            context = paste(library, param_set, deployment), parameters = parameter_text(shown, result$params$name),
-                            level = varied_level, ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+      table_block(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
+                            parameters = parameter_text(shown, params), level = varied_level(shown),
+                            ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
                             runs = paste0(runs_a, "/", runs_b), slower)])))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }
-  blocks <- c(blocks, list(heading("Plots")))
-  if (!isTRUE(settings$plots)) {
-    blocks <- c(blocks, list(paragraph("Plots were not drawn (--no-plots).")))
-  } else if (!nrow(overview) && !nrow(focus)) {
-    blocks <- c(blocks, list(paragraph("No violations, so no plots.")))
-  } else {
-    if (settings$left_out > 0L) {
-      blocks <- c(blocks, list(paragraph(sprintf("%d plots left out (--max-plots %d).", settings$left_out, settings$max_plots))))
-    }
-    for (k in unique(c(overview$guideline_no, focus$guideline_no))) {
-      g <- result$guidelines[[k]]
-      blocks <- c(blocks, list(heading(paste0(ifelse(is.na(g$tag), "", paste0(g$tag, ": ")), g$text), 3L)))
-      for (i in which(overview$guideline_no == k)) {
-        o <- overview[i]
-        blocks <- c(blocks, list(figure(o$png, paste0("Overview: ", o$title, ". ", o$caption))))
-        for (j in which(focus$guideline_no == k & focus$group == o$group)) {
-          blocks <- c(blocks, list(figure(focus$png[j], paste0("Focus: ", focus$title[j], ", ", focus$varied[j], "=",
-                                                               focus$level[j], ". ", focus$caption[j]))))
-        }
-      }
-      for (j in which(focus$guideline_no == k & !focus$group %in% overview[guideline_no == k, group])) {
-        blocks <- c(blocks, list(figure(focus$png[j], paste0("Focus: ", focus$title[j], ", ", focus$varied[j], "=",
-                                                             focus$level[j], ". ", focus$caption[j]))))
-      }
-    }
-  }
+  blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
+              plot_blocks(result, plots, settings))
   blocks <- c(blocks, list(heading("Provenance")), unlist(lapply(result$archives, provenance_blocks), recursive = FALSE))
-  blocks <- c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))
-  blocks
+  c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))
 }

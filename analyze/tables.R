@@ -73,3 +73,13 @@ violation_table <- function(tt) {
   setorder(v, guideline_no, -ratio)
   v[]
 }
+
+# The cross-set comparison (compare_param_sets) with every parameter of the
+# compared cell: one row per cell and set, medians in µs.
+set_comparison_table <- function(comparison, cells, params) {
+  x <- cells[comparison$set_cell, setdiff(params, "param_set"), with = FALSE]
+  out <- cbind(comparison[, .(reference, param_set)], x,
+               comparison[, .(runs_set, runs_reference = runs_ref, median_set_us = median_set * 1e6,
+                              median_reference_us = median_ref * 1e6, ratio, p_slower, p_faster, slower, faster)])
+  out[]
+}

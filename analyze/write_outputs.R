@@ -1,10 +1,12 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
-# warnings.txt, plots/ (PNG and PDF) and report.md / report.html.
+# closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
+# plots/ (PNG and PDF) and report.md / report.html.
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), whose outputs are replaced; nothing else is deleted.
 
 MARKER <- ".nbhbench-analysis"
-OUTPUT_FILES <- c("summary.csv", "violations.csv", "tests.csv", "warnings.txt", "report.md", "report.html")
+OUTPUT_FILES <- c("summary.csv", "violations.csv", "tests.csv", "closest.csv", "heal.csv", "heal_sets.csv",
+                  "set_comparison.csv", "warnings.txt", "report.md", "report.html")
 
 prepare_output_dir <- function(dir) {
   if (file.exists(dir) && !dir.exists(dir)) output_error(dir, " exists and is not a directory")
@@ -40,28 +42,54 @@ write_outputs <- function(result, settings, warnings = character()) {
   tt <- test_table(result)
   summary <- summary_table(result, tt)
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
-  overview <- focus <- data.table()
+  closest <- closest_calls(tt, result$p_thres, result$v_thres)
+  tuning <- tuning_tables(result, tt)
+  overview <- focus <- close_plots <- data.table()
   settings$left_out <- 0L
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
     groups <- unique(vt[order(-ratio), .(guideline_no, group)])
+    calls <- closest_call_plots(tt, closest)
     limit <- if (is.null(settings$max_plots)) Inf else settings$max_plots
-    settings$left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0)
+    settings$left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
     groups <- head(groups, limit)
     setorder(groups, guideline_no, group)
     overview <- render_plots(overview_data(tt, groups, params), overview_plot, dir)
     chosen <- head(vt[order(-ratio)], limit)
     setorder(chosen, guideline_no, group, test)
     focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
-    if (nrow(overview)) tt[overview, on = c("guideline_no", "group"), overview_plot := i.png]
+    calls <- head(calls, limit)
+    setorder(calls, guideline_no, group)
+    close_plots <- render_plots(overview_data(tt, calls, params, closest = TRUE), overview_plot, dir)
+    for (o in list(overview, close_plots)) {
+      if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
+    }
     if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
+    if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
   write_csv(violation_table(tt)[, cols, with = FALSE], file.path(dir, "violations.csv"))
+  write_csv(closest[, c(intersect(cols, names(closest)), "short_of"), with = FALSE], file.path(dir, "closest.csv"))
+  write_csv(tuning$heal, file.path(dir, "heal.csv"))
+  write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
+  write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
   writeLines(warnings, file.path(dir, "warnings.txt"))
-  blocks <- build_report(result, tt, summary, overview, focus, warnings, settings)
+  plots <- list(overview = overview, focus = focus, closest = close_plots)
+  blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   writeLines(to_markdown(blocks), file.path(dir, "report.md"))
   writeLines(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
-  list(tests = tt, summary = summary, overview = overview, focus = focus)
+  list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
+       closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison)
+}
+
+# The tables of a tuning study: heal (heal_table), sets (heal_summary) and
+# comparison (set_comparison_table); without rows when there is one set.
+tuning_tables <- function(result, tt) {
+  params <- result$params$name
+  others <- setdiff(result$param_sets, result$reference_set)
+  comparison <- set_comparison_table(result$set_comparison, result$frame$cells, params)
+  heal <- heal_table(tt, params, result$reference_set, others)
+  list(heal = heal, sets = heal_summary(heal, comparison, result$reference_set, others), comparison = comparison,
+       reference = result$reference_set)
 }

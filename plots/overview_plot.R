@@ -1,26 +1,30 @@
 # Overview plot of one violated group (SPEC 5): the median of run medians of
 # both sides against the varied parameter, log scales, violated levels
-# ringed on the slower side. Draws what analyze/plot_data.R computed.
+# ringed in red on the slower side; for a closest call, its level ringed in
+# grey. Draws what analyze/plot_data.R computed.
 
 overview_plot <- function(plot, data) {
-  long <- rbind(data[, .(x, x_num, side = "a", us = median_a_us, violated, slower)],
-                data[, .(x, x_num, side = "b", us = median_b_us, violated, slower)])
+  long <- rbind(data[, .(x, x_num, side = "a", us = median_a_us, marked, slower)],
+                data[, .(x, x_num, side = "b", us = median_b_us, marked, slower)])
   labels <- c(a = paste("a:", plot$a_label), b = paste("b:", plot$b_label))
   long[, side := factor(labels[side], levels = labels)]
-  marked <- long[violated == TRUE & as.character(side) == labels[slower]]
+  marked <- long[marked == TRUE & as.character(side) == labels[slower]]
+  ring <- if (plot$mark == "violated") "#d62728" else "grey35"
   numeric_x <- !anyNA(long$x_num) && all(long$x_num > 0)
   p <- ggplot(long, aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
                         colour = side, shape = side, group = side)) +
     geom_line(linewidth = 0.6) +
     geom_point(size = 2) +
-    geom_point(data = marked, shape = 21, size = 5, stroke = 1.1, colour = "#d62728", inherit.aes = FALSE,
+    geom_point(data = marked, shape = 21, size = 5, stroke = 1.1, colour = ring, inherit.aes = FALSE,
                mapping = aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
-                             fill = "violated")) +
+                             fill = plot$mark)) +
     scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
     scale_colour_manual(values = c("#1f77b4", "#ff7f0e")) +
-    scale_fill_manual(values = c(violated = "transparent"), name = NULL,
-                      guide = guide_legend(override.aes = list(colour = "#d62728"))) +
-    labs(title = wrap_text(plot$title, 80), subtitle = "median of run medians",
+    scale_fill_manual(values = setNames("transparent", plot$mark), name = NULL,
+                      guide = guide_legend(override.aes = list(colour = ring))) +
+    labs(title = wrap_text(plot$title, 80),
+         subtitle = if (plot$mark == "violated") "median of run medians"
+                    else "median of run medians; no violation: the closest call is ringed",
          x = axis_title(plot$varied), y = "time (\u00b5s, log scale)", colour = NULL, shape = NULL,
          caption = wrap_text(plot$caption, 110)) +
     plot_theme()

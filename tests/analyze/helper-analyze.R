@@ -55,3 +55,42 @@ warnings_of <- function(expr) {
   })
   messages
 }
+
+# The tuning archive of test-heal_table.R: parameter sets default, fixA and
+# fixB, deployments 1x4 and 2x4, 8 runs, four planted cells:
+#   X  neighbor_allgather cart nfin=0 reorder=0 msize=1024 1x4, x1.3 under default
+#      and fixB: violates GL4 and GL9 there; fixA removes both (and is faster in X)
+#   Y  neighbor_alltoall vneum RAND nfin=2 reorder=1 msize=16384 2x4, x1.3 under
+#      fixA: violates GL12 (reorder=1 <= reorder=0) under fixA only (added)
+#   Z  neighbor_alltoall vneum RAND nfin=0 reorder=0 msize=256 1x4, x1.3 under
+#      fixA: only ever a b side, so fixA is slower there without a violation
+#   W  neighbor_allgather cart nfin=2 reorder=1 msize=256 2x4, x0.7 under fixB:
+#      only ever an a side, so fixB is faster there without a violation
+tuning_cells <- list(
+  X = list(op = "neighbor_allgather", topology = "cart", nfin = 0, reorder = 0, msize = 1024, deployment = "1x4"),
+  Y = list(op = "neighbor_alltoall", topology = "vneum", order = "RAND", nfin = 2, reorder = 1, msize = 16384,
+           deployment = "2x4"),
+  Z = list(op = "neighbor_alltoall", topology = "vneum", order = "RAND", nfin = 0, reorder = 0, msize = 256,
+           deployment = "1x4"),
+  W = list(op = "neighbor_allgather", topology = "cart", nfin = 2, reorder = 1, msize = 256, deployment = "2x4"))
+
+tuning_archive <- function(...) {
+  dir <- file.path(tempfile("tuning-"), "tuning")
+  planted <- list(list(where = c(tuning_cells$X, list(param_set = c("default", "fixB"))), factor = 1.3),
+                  list(where = c(tuning_cells$Y, param_set = "fixA"), factor = 1.3),
+                  list(where = c(tuning_cells$Z, param_set = "fixA"), factor = 1.3),
+                  list(where = c(tuning_cells$W, param_set = "fixB"), factor = 0.7))
+  sets <- list(default = character(),
+               fixA = c(coll_tuned_use_dynamic_rules = "true", coll_tuned_alltoall_intermediate_msg = "256"),
+               fixB = c(coll_tuned_use_dynamic_rules = "true", coll_tuned_alltoall_algorithm = "2"))
+  write_synthetic_archive(dir, synthetic_experiments("small", nrep = 20L), deployments = c("1x4", "2x4"),
+                          nrun = 8L, param_sets = sets, planted = planted, seed = 5L, inputs = FALSE, ...)
+  dir
+}
+
+# An assessment file with the given lines.
+assessment_file <- function(...) {
+  f <- tempfile(fileext = ".conf")
+  writeLines(c(...), f)
+  f
+}

@@ -10,7 +10,7 @@
 # As a command (the benchmark):
 #   Rscript tests/analyze/synthetic_archive.R --campaign nbhcoll --out DIR
 #           [--deployments 10x16,20x16,35x16] [--nrun 30] [--nrep 50] [--library openmpi]
-#           [--seed 1] [--plant-fraction 0.01]
+#           [--seed 1] [--plant-fraction 0.01] [--param-sets default,tuned]
 #
 # Time model: every pair of cells that a shipped guideline compares has the
 # same true time, so only planted cells differ. Noise: a per-run factor
@@ -97,21 +97,54 @@ write_json_object <- function(x, path) {
   writeLines(jsonlite::toJSON(x, auto_unbox = TRUE, pretty = TRUE, null = "null"), path)
 }
 
+# param_sets.csv rows of `param_sets`: set names (no parameters), or a
+# named list set -> named character vector (parameter -> value).
+synthetic_param_sets <- function(param_sets) {
+  if (!is.list(param_sets)) param_sets <- setNames(rep(list(character()), length(param_sets)), param_sets)
+  rbindlist(lapply(names(param_sets), function(s) {
+    v <- param_sets[[s]]
+    if (!length(v)) data.table(param_set = s, name = "", value = "")
+    else data.table(param_set = s, name = names(v), value = unname(v))
+  }))
+}
+
+# archive.json's param_set_check for the runs: each parameter of a run's set
+# in force, unless `reported` (list set -> named character, parameter ->
+# the value the library reported; NA: not reported) says otherwise.
+synthetic_param_set_check <- function(runs, sets, reported = list()) {
+  checks <- sets[nzchar(name)][runs[, .(run_id, param_set)], on = "param_set", nomatch = NULL, allow.cartesian = TRUE]
+  checks[, reported := value]
+  told <- reported
+  for (s in names(told)) {
+    for (n in names(told[[s]])) checks[param_set == s & name == n, reported := as.character(told[[s]][[n]])]
+  }
+  checks[, verdict := fifelse(is.na(reported), "not reported", fifelse(reported == value, "in force", "differs"))]
+  lapply(seq_len(nrow(checks)), function(i) {
+    r <- as.list(checks[i, .(run_id, param_set, name, value, reported, verdict)])
+    if (is.na(r$reported)) r["reported"] <- list(NULL)
+    r
+  })
+}
+
 # Writes an archive directory; returns its path. `planted`: list of
-# list(where = list(param = value, ...), factor = F).
+# list(where = list(param = value, ...), factor = F). `param_sets`: set
+# names, or a named list of parameter values per set (synthetic_param_sets),
+# with `reported` what the library reported in force where it is not the
+# value set (synthetic_param_set_check).
 write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x4"), nrun = 8L,
                                     library = "openmpi", param_sets = "default", planted = list(),
                                     seed = 1L, run_sd = 0.01, rep_sd = 0.03, outlier_rate = 0.02,
                                     assessment = synthetic_assessment("small"), campaign = "synthetic",
-                                    inputs = TRUE) {
+                                    inputs = TRUE, reported = list()) {
   set.seed(seed)
   for (sub in c("results", "inputs", "logs", "campaign", "env")) dir.create(file.path(dir, sub), recursive = TRUE, showWarnings = FALSE)
   fwrite(experiments, file.path(dir, "experiments.csv"), na = "")
   writeLines(assessment, file.path(dir, "campaign", "assessment.conf"))
   writeLines("# synthetic environment", file.path(dir, "env", "synthetic.conf"))
-  fwrite(data.table(param_set = param_sets, name = "", value = ""), file.path(dir, "param_sets.csv"), na = "")
+  sets <- synthetic_param_sets(param_sets)
+  fwrite(sets, file.path(dir, "param_sets.csv"), na = "")
   version <- sprintf("%s 9.9.9 (synthetic)", library)
-  runs <- CJ(deployment = deployments, param_set = param_sets, run = seq_len(nrun), sorted = FALSE)
+  runs <- CJ(deployment = deployments, param_set = unique(sets$param_set), run = seq_len(nrun), sorted = FALSE)
   runs[, `:=`(nodes = as.integer(sub("x.*", "", deployment)), ppn = as.integer(sub(".*x", "", deployment)))]
   runs[, `:=`(nprocs = nodes * ppn, run_id = sprintf("%s-%s-r%03d", deployment, param_set, run),
               library = library, library_version = version, seed = seed * 1000L + .I,
@@ -147,14 +180,15 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
   }
   write_json_object(list(campaign = campaign, env = "synthetic", library = library, git_commit = "0000000",
                          created = "2026-01-01T00:00:00Z", scheduler = "local",
-                         generator = "tests/analyze/synthetic_archive.R", seed = seed),
+                         generator = "tests/analyze/synthetic_archive.R", seed = seed,
+                         param_set_check = synthetic_param_set_check(runs, sets, reported)),
                     file.path(dir, "archive.json"))
   invisible(dir)
 }
 
 synthetic_main <- function(args) {
   opt <- list(campaign = "nbhcoll", out = NULL, deployments = "10x16,20x16,35x16", nrun = "30",
-              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01")
+              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01", `param-sets` = "default")
   while (length(args)) {
     key <- sub("^--", "", args[1])
     if (!key %in% names(opt) || length(args) < 2) stop("usage: synthetic_archive.R --out DIR [--campaign nbhcoll|small] ...")
@@ -170,6 +204,7 @@ synthetic_main <- function(args) {
   planted <- lapply(chosen, function(i) list(where = list(id = i), factor = 1.2))
   write_synthetic_archive(opt$out, experiments, deployments = strsplit(opt$deployments, ",")[[1]],
                           nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
+                          param_sets = strsplit(opt$`param-sets`, ",")[[1]],
                           seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
                           campaign = paste0("synthetic-", opt$campaign))
   fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))

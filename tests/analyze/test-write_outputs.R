@@ -43,7 +43,8 @@ test_that("report.md has the study's table, the violations, plots with captions,
 
 test_that("report.html is self-contained: every image is embedded", {
   html <- paste(readLines(file.path(a$dir, "report.html")), collapse = "\n")
-  expect_equal(lengths(regmatches(html, gregexpr("<img src=\"data:image/png;base64,", html, fixed = TRUE))), 6L)
+  # 3 overview, 3 focus and 5 closest-call plots
+  expect_equal(lengths(regmatches(html, gregexpr("<img src=\"data:image/png;base64,", html, fixed = TRUE))), 11L)
   expect_false(grepl("src=\"plots/", html, fixed = TRUE))
   expect_match(html, "<td>1/48 \\(1/12\\)</td>")
   expect_match(html, "neighbor_allgather &lt;= neighbor_alltoall")
@@ -53,10 +54,14 @@ test_that("plots: PNG and PDF of each overview and focus plot; --max-plots and -
   files <- list.files(file.path(a$dir, "plots"))
   expect_equal(sum(grepl("^overview-.*\\.png$", files)), 3L)
   expect_equal(sum(grepl("^focus-.*\\.pdf$", files)), 3L)
-  expect_length(files, 12L)
+  # Closest calls where a guideline has no violation: GL4 and GL9 in 2x4,
+  # GL11 in both deployments, GL12 in 1x4.
+  expect_equal(sub("-g[0-9]+\\.png$", "", grep("^closest-.*\\.png$", files, value = TRUE)),
+               c("closest-01-GL4", "closest-02-GL9", "closest-03-GL11", "closest-03-GL11", "closest-04-GL12"))
+  expect_length(files, 22L)
   b <- analysed(max_plots = 1L)
-  expect_length(list.files(file.path(b$dir, "plots")), 4L)
-  expect_true(any(grepl("4 plots left out (--max-plots 1)", readLines(file.path(b$dir, "report.md")), fixed = TRUE)))
+  expect_length(list.files(file.path(b$dir, "plots")), 6L)
+  expect_true(any(grepl("8 plots left out (--max-plots 1)", readLines(file.path(b$dir, "report.md")), fixed = TRUE)))
   c <- analysed(plots = FALSE)
   expect_length(list.files(file.path(c$dir, "plots")), 0L)
   expect_true(any(grepl("Plots were not drawn", readLines(file.path(c$dir, "report.md")))))
@@ -83,17 +88,36 @@ test_that("with several parameter sets the report says which set removes which v
   tt <- test_table(result)
   expect_equal(tt[violated == TRUE, .N, keyby = .(tag, param_set)],
                data.table(tag = c("GL4", "GL9"), param_set = "default", N = 1L, key = c("tag", "param_set")))
-  ps <- param_set_table(tt, result$params$name)
-  expect_equal(ps[tag == "GL4", .(param_set, violated, `removed vs default`, `added vs default`)],
-               data.table(param_set = c("default", "tuned"), violated = c(1L, 0L),
-                          `removed vs default` = c(NA, 1L), `added vs default` = c(NA, 0L)))
+  heal <- tuning_tables(result, tt)$heal
+  expect_equal(heal[, .(param_set, status, tag, msize)],
+               data.table(param_set = "tuned", status = "removed", tag = c("GL4", "GL9"), msize = 4096L))
   s <- summary_table(result, tt)
   expect_equal(s[tag == "GL4", .(param_set, n_vio_tests)], data.table(param_set = c("default", "tuned"), n_vio_tests = c(1L, 0L)))
   out_dir <- tempfile("out-")
   write_outputs(result, list(out = out_dir, plots = FALSE, created = "now", version = "test"))
   md <- readLines(file.path(out_dir, "report.md"))
-  expect_true("## Library parameter sets" %in% md)
-  expect_true(any(grepl("| GL4 | neighbor_allgather <= neighbor_alltoall | openmpi | 1x4 | tuned | 0 | 1 | 0 | 48 |",
-                        md, fixed = TRUE)))
+  expect_true("## Parameter sets: what heals what" %in% md)
+  expect_true(any(grepl("| tuned | openmpi 1x4 | 2 | 2 | 0 | 0 | 0 | 0 | 1 | 96 |", md, fixed = TRUE)))
   expect_true(any(grepl("| guideline | default 1x4 | tuned 1x4 |", md, fixed = TRUE)))
+})
+
+test_that("a report without violations: the closest calls, in a table and in plots", {
+  b <- analysed(v_thres = 1.5)
+  md <- readLines(file.path(b$dir, "report.md"))
+  expect_true(any(grepl("**0 of 320 tests violated** (0 of 80 groups) over 4 guidelines. No test is violated; the closest calls",
+                        md, fixed = TRUE)))
+  closest <- fread(file.path(b$dir, "closest.csv"), na.strings = "")
+  expect_equal(nrow(closest), 8L)                                  # 4 guidelines x 2 deployments
+  # The planted cells come first (GL9 and GL4 share P1; the noise decides their order).
+  expect_equal(closest[order(-ratio)][1:3, .(tag = sort(tag), deployment = sort(deployment), msize = sort(msize))],
+               data.table(tag = c("GL12", "GL4", "GL9"), deployment = c("1x4", "1x4", "2x4"),
+                          msize = c(1024L, 1024L, 16384L)))
+  expect_lt(closest[order(-ratio)][4, ratio], 1.03)
+  expect_equal(closest[tag == "GL12" & deployment == "2x4", short_of], "ratio")
+  expect_true(all(file.exists(file.path(b$dir, closest$overview_plot))))
+  expect_equal(sum(grepl("^!\\[Closest call \\(not violated\\): ", md)), 8L)
+  expect_equal(sum(grepl("^!\\[(Overview|Focus): ", md)), 0L)
+  expect_true("## Closest calls" %in% md)
+  expect_match(md, "^\\| GL12: reorder=1 <= reorder=0 \\| openmpi default 2x4 \\| .* \\| msize=16384 \\| 1\\.[23][0-9]* \\| 7\\.8e-05 \\| .* \\| ratio \\|$",
+               all = FALSE)
 })

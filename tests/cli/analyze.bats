@@ -12,6 +12,8 @@ setup_file() {
         --nrun 8 --nrep 10 --plant-fraction 0 --seed 4 >/dev/null
     Rscript --vanilla "$gen" --campaign small --out "$ARCHIVES/mpich" --deployments 1x4 \
         --nrun 8 --nrep 10 --plant-fraction 0 --seed 5 --library mpich >/dev/null
+    Rscript --vanilla "$gen" --campaign small --out "$ARCHIVES/tuning" --deployments 1x4 \
+        --nrun 8 --nrep 10 --plant-fraction 0.05 --seed 6 --param-sets default,tuned >/dev/null
 }
 
 setup() {
@@ -126,11 +128,15 @@ assert_one_line_error() {
     grep -q "run 1x4-default-r002: no results file" "$OUT/report.md"
 }
 
-@test "two archives together: a summary row per library" {
+@test "two archives together: a summary row per library; openmpi ~ mpich compares them" {
     run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots
     [ "$status" -eq 0 ]
     [ "$(grep -c ',openmpi,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
     [ "$(grep -c ',mpich,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
+    printf '[libraries]\nparameter = library\nvaried = msize\nopenmpi ~ mpich\n' >"$BATS_TEST_TMPDIR/lib.conf"
+    run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots --assess "$BATS_TEST_TMPDIR/lib.conf"
+    [ "$status" -eq 0 ]
+    [ "$(sed -n 2p "$OUT/summary.csv")" = "libraries,,openmpi ~ mpich,,default,1x4,4,0,96,0,24" ]
 }
 
 @test "the default output directory is analyses/NAME, then NAME-2; never overwritten" {
@@ -143,4 +149,32 @@ assert_one_line_error() {
     rm -rf "$first" "$second"
     [ "$first" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean" ]
     [ "$second" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean-2" ]
+}
+
+@test "several parameter sets: what heals what against --reference-set; an unknown set is one line, exit 2" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/tuning" --out "$OUT" --no-plots --reference-set tuned
+    [ "$status" -eq 0 ]
+    [ "$(head -n1 "$OUT/heal_sets.csv")" = "reference,param_set,library,deployment,nprocs,ref_violations,removed,kept,not_measured,added,cells,cells_slower,cells_faster,max_ratio,min_ratio" ]
+    [ "$(sed -n 2p "$OUT/heal_sets.csv" | cut -d, -f1-4,11)" = "tuned,default,openmpi,1x4,96" ]
+    [[ $(head -n1 "$OUT/heal.csv") == reference,param_set,status,guideline_no,* ]]
+    [ "$(wc -l <"$OUT/set_comparison.csv")" -eq 97 ]
+    grep -q '^- parameter sets: `default`, `tuned`; reference: `tuned`$' "$OUT/report.md"
+    grep -q '^## Parameter sets: what heals what$' "$OUT/report.md"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/tuning" --out "$OUT" --reference-set=fast
+    assert_one_line_error 2 "^nbhbench: --reference-set: 'fast' is not a parameter set of the archives \(sets: default, tuned\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/tuning" --out "$OUT" --reference-set
+    assert_one_line_error 2 "^nbhbench: --reference-set needs a value"
+}
+
+@test "no violations: the report shows the closest calls, with plots captioned as such" {
+    run nbhbench analyze "$ARCHIVES/clean" --out "$OUT"
+    [ "$status" -eq 0 ]
+    [[ $output == *"0 of 160 tests violated"* ]]
+    [ "$(find "$OUT/plots" -name 'closest-*.png' | wc -l)" -eq 4 ]
+    [ "$(find "$OUT/plots" -name 'overview-*' | wc -l)" -eq 0 ]
+    [ "$(wc -l <"$OUT/closest.csv")" -eq 5 ]
+    [ "$(grep -c '^!\[Closest call (not violated): ' "$OUT/report.md")" -eq 4 ]
+    run nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --max-plots 1
+    [ "$(find "$OUT/plots" -name 'closest-*.png' | wc -l)" -eq 1 ]
+    grep -q '^3 plots left out (--max-plots 1)\.$' "$OUT/report.md"
 }

@@ -45,3 +45,20 @@ test_that("render_plots writes a PNG and a PDF per plot", {
   expect_identical(readBin(png, "raw", 4L), as.raw(c(0x89, 0x50, 0x4e, 0x47)))
   expect_identical(rawToChar(readBin(pdf, "raw", 4L)), "%PDF")
 })
+
+test_that("a closest call's overview: its own file name, the closest call ringed in grey, no violation", {
+  calls <- closest_call_plots(tt, closest_calls(tt, result$p_thres, result$v_thres))
+  expect_equal(nrow(calls), 5L)
+  od <- overview_data(tt, calls[1], result$params$name, closest = TRUE)
+  expect_equal(od$plots$file, sprintf("closest-%s-g%03d", plot_stem(calls$guideline_no[1], tt[test == calls$test[1] & guideline_no == calls$guideline_no[1], tag]), calls$group[1]))
+  expect_equal(od$plots$mark, "closest call (not violated)")
+  call <- tt[guideline_no == calls$guideline_no[1] & test == calls$test[1]]
+  expect_match(od$plots$caption, sprintf("closest call at msize=%d: ratio %.3f", call$msize, call$ratio), fixed = TRUE)
+  expect_equal(od$data[marked == TRUE, x_num], call$msize)
+  expect_false(any(od$data$violated))
+  built <- ggplot_build(overview_plot(od$plots[1], od$data))
+  ring <- built$data[[3]]
+  expect_equal(nrow(ring), 1L)
+  expect_equal(2^ring$x, call$msize)
+  expect_equal(ring$colour, "grey35")
+})
