@@ -11,7 +11,8 @@ from workflow_testing import read_csv
 CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": ["msize=256"],
         "full-jupiter": ["msize=256"], "full-rand-jupiter": ["msize=256"],
         "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"],
-        "openmpi-alltoall-sweep": ["msize=256"], "mpich-coll-sweep": ["msize=256"]}
+        "openmpi-alltoall-sweep": ["msize=256"], "openmpi-allgather-sweep": ["msize=256"],
+        "mpich-coll-sweep": ["msize=256"]}
 # Campaigns whose parameter sets belong to one library.
 ENV = {"mpich-coll-sweep": "local-mpich"}
 

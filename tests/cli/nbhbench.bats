@@ -1,0 +1,97 @@
+#!/usr/bin/env bats
+# The dispatcher, nbhbench dims, nbhbench deps and nbhbench demo.
+
+setup() {
+    NBH_REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+    NBH=$NBH_REPO/nbhbench
+}
+
+@test "nbhbench help lists every command with its summary" {
+    run "$NBH" help
+    [ "$status" -eq 0 ]
+    for command in analyze archive build deps demo dims generate status submit; do
+        [[ "$output" == *"  $command "* ]]
+    done
+    [[ "$output" == *"dims       the grid nbhbench uses for P processes in NDIM dimensions"* ]]
+}
+
+@test "nbhbench help COMMAND and COMMAND --help print the same usage" {
+    run "$NBH" help dims
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "Usage: nbhbench dims [--compare] P NDIM" ]]
+    help_output=$output
+    run "$NBH" dims --help
+    [ "$output" = "$help_output" ]
+}
+
+@test "an unknown command is one line and exit 2" {
+    run "$NBH" frobnicate
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: no such command 'frobnicate' (see: nbhbench help)" ]
+}
+
+@test "dims prints tuw_dims_create's grid" {
+    run "$NBH" dims 12 2
+    [ "$status" -eq 0 ]
+    [ "$output" = "4 3" ]
+    run "$NBH" dims 72 2
+    [ "$output" = "9 8" ]
+    run "$NBH" dims 100 3
+    [ "$output" = "5 5 4" ]
+}
+
+@test "dims --compare shows each library's MPI_Dims_create beside it" {
+    run "$NBH" dims --compare 72 2
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "tuw_dims_create: 9 8" ]
+    [[ "$output" == *"openmpi MPI_Dims_create: 12 6"* ]]
+    [[ "$output" == *"mpich MPI_Dims_create: 9 8"* ]]
+}
+
+@test "dims refuses bad arguments with one line and exit 2" {
+    run "$NBH" dims 0 2
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: P: 0 is below 1" ]
+    run "$NBH" dims 12 9
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: NDIM: 9 is above 8" ]
+    run "$NBH" dims twelve 2
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: P: 'twelve' is not a non-negative integer" ]
+    run "$NBH" dims 12
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: usage: nbhbench dims [--compare] P NDIM" ]
+}
+
+@test "deps --check prints nothing when everything is installed" {
+    run "$NBH" deps --check
+    [ "$status" -eq 0 ]
+    [ -z "$output" ]
+}
+
+@test "deps --check names what is missing, with its package, and exits 1" {
+    # A PATH without shellcheck, and a virtual environment that is not there.
+    mkdir "$BATS_TEST_TMPDIR/bin"
+    for tool in bash sed grep cut sort tr id cat dirname readlink gcc make git Rscript \
+                mpicc.openmpi mpirun.openmpi mpicc.mpich mpirun.mpich sbatch slurmctld slurmd munged bats; do
+        ln -s "$(command -v "$tool")" "$BATS_TEST_TMPDIR/bin/$tool"
+    done
+    ln -s "$(python3 -c 'import sys; print(sys.executable)')" "$BATS_TEST_TMPDIR/bin/python3"
+    PATH=$BATS_TEST_TMPDIR/bin NBH_VENV=$BATS_TEST_TMPDIR/venv run "$NBH" deps --check
+    [ "$status" -eq 1 ]
+    [[ "$output" == *"  shellcheck "*"shellcheck"* ]]
+    [[ "$output" == *"Python packages in $BATS_TEST_TMPDIR/venv"* ]]
+    [[ "$output" != *"Open MPI"* ]]
+}
+
+@test "deps refuses an unknown option" {
+    run "$NBH" deps --frobnicate
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: unknown option '--frobnicate' (usage: nbhbench deps [--check])" ]
+}
+
+@test "demo takes no arguments" {
+    run "$NBH" demo now
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: usage: nbhbench demo (it takes no arguments)" ]
+}
