@@ -18,11 +18,15 @@ def run_seed(campaign_seed, deployment, param_set, run):
 
 
 def plan_runs(deployments, param_sets, nrun, campaign_seed):
-    """One dict per run, in submission order: deployment, parameter set, run."""
+    """One dict per run, in submission order: run number outermost, so that
+    every round holds each deployment and parameter set once. Drift of the
+    machine over the campaign (load, thermal state, a neighbor's job) then
+    falls on every deployment and set alike instead of on whichever ran
+    last; the experiments inside a run are shuffled for the same reason."""
     runs = []
-    for nodes, ppn in deployments:
-        for param_set in param_sets:
-            for run in range(1, nrun + 1):
+    for run in range(1, nrun + 1):
+        for nodes, ppn in deployments:
+            for param_set in param_sets:
                 deployment = f"{nodes}x{ppn}"
                 runs.append({"run_id": run_id(nodes, ppn, param_set, run), "deployment": deployment,
                              "nodes": nodes, "ppn": ppn, "nprocs": nodes * ppn, "run": run,

@@ -103,8 +103,8 @@ def test_set_keeps_levels_and_experiment_ids():
     assert {r["order"] for r in rows} == {"FMAJ", ""}, "Cartesian experiments (no order) are kept"
     for r in rows:
         assert ids[(r["op"], r["topology"], r["order"], r["ndim"], r["nfin"], r["reorder"], r["msize"])] == r["id"]
-    assert [r["run_id"] for r in part.runs()] == ["1x4-default-r001", "1x4-default-r002",
-                                                  "2x8-default-r001", "2x8-default-r002"]
+    assert [r["run_id"] for r in part.runs()] == ["1x4-default-r001", "2x8-default-r001",
+                                                  "1x4-default-r002", "2x8-default-r002"]
 
 
 def test_parameter_sets_and_launch_env_reach_the_ranks():
@@ -191,3 +191,13 @@ def test_environment_file_mistake_names_its_line(tmp_path):
     result = nbhbench("generate", "demo", "--env", str(env))
     assert result.returncode == 2
     assert f"{env}:6: scheduler: 'lsf' is not one of local, slurm" in result.stderr
+
+
+def test_runs_are_planned_in_rounds_of_every_deployment_and_set():
+    """Run number outermost: drift over the campaign falls on every
+    deployment and parameter set alike."""
+    from gen.runs import plan_runs
+    runs = plan_runs([(1, 4), (2, 8)], ["default", "tuned"], 3, 7)
+    assert [r["run_id"] for r in runs[:4]] == ["1x4-default-r001", "1x4-tuned-r001",
+                                               "2x8-default-r001", "2x8-tuned-r001"]
+    assert [r["run"] for r in runs] == [1] * 4 + [2] * 4 + [3] * 4

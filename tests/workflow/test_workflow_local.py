@@ -125,7 +125,7 @@ def test_a_local_time_limit_times_out_and_resume_completes_the_run(bench):
     assert first.returncode == 1 and "timeout" in first.stdout
     state, done, _ = bench.status("slow")[SLOW_RUN]
     assert state == "timeout" and done != "16/16"
-    for _ in range(12):  # each attempt finishes more; every one keeps what it finished
+    for _ in range(30):  # each attempt finishes more; every one keeps what it finished
         if bench("submit", "slow", "--resume").returncode == 0:
             break
     state, done, attempts = bench.status("slow")[SLOW_RUN]
