@@ -28,6 +28,12 @@ class Registry:
         self.datatypes = by_name("datatypes")
         self.parameters = by_name("parameters")
         self.guidelines = {row["id"]: row for row in read_table("guidelines")}
+        self.limits = {row["name"]: int(row["value"]) for row in read_table("limits")}
+
+    def parameter_range(self, parameter):
+        """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""
+        row = self.parameters[parameter]
+        return (int(row["min"]) if row["min"] else None, int(row["max"]) if row["max"] else None)
 
     def topology_list(self, topology, column):
         """The space-separated names in a topologies.csv column, e.g. its orders."""

@@ -2,17 +2,12 @@
 anything runs: which parameters apply to which experiment, their defaults,
 the values the kernel accepts, and what a process count makes impossible.
 
-The names (operations, topologies, ...) and where each parameter applies come
-from the registry; only the numeric ranges below are the kernel's own.
+The names (operations, topologies, ...), where each parameter applies, the
+numeric ranges and the kernel's limits all come from the registry, which the
+kernel is compiled from.
 """
 import math
 import numbers
-
-# Ranges kernel/input.c enforces.
-RANGES = {"id": (0, 999_999_999_999), "ndim": (1, 8), "radius": (1, 1_000_000),
-          "reorder": (0, 1), "msize": (0, 1 << 40), "nrep": (1, 100_000_000)}
-MAX_MEMORY = 1 << 30   # the kernel's default --max-memory, bytes per process
-MAX_DEGREE = 1 << 20   # neighbors per process the kernel accepts
 
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
                "order": "orders", "datatype": "datatypes"}
@@ -81,8 +76,8 @@ def parse_value(reg, parameter, value):
             number = int(value) if isinstance(value, numbers.Real) else int(text, 10)
         except ValueError:
             raise RowError(parameter, f"'{text}' is not an integer") from None
-        low, high = RANGES.get(parameter, (0, (1 << 64) - 1))
-        if not low <= number <= high:
+        low, high = reg.parameter_range(parameter)
+        if (low is not None and number < low) or (high is not None and number > high):
             raise RowError(parameter, f"{number} is outside {low}..{high}")
         return number
     try:
@@ -178,13 +173,14 @@ def buffer_bytes(reg, row, degree, nprocs):
 def deployment_problem(reg, row, nprocs):
     """Why the kernel would refuse experiment ROW on NPROCS processes, or None."""
     degree = max_degree(row, nprocs)
-    if degree > MAX_DEGREE:
-        return f"{degree} neighbors per process, more than the kernel's {MAX_DEGREE}"
+    if degree > reg.limits["max_degree"]:
+        return f"{degree} neighbors per process, more than the kernel's {reg.limits['max_degree']}"
     if reg.topologies[row["topology"]]["radius"] == "1" and nprocs == 1 and row["nfin"] == row["ndim"]:
         return (f"radius {row['radius']} is impossible on 1 process: every dimension is finite "
                 "and of extent 1, so no process has a neighbor")
     need = buffer_bytes(reg, row, degree, nprocs)
-    if need > MAX_MEMORY:
-        return f"msize {row['msize']} needs {need} bytes of buffers per process, over the kernel's {MAX_MEMORY}"
+    if need > reg.limits["max_memory"]:
+        return (f"msize {row['msize']} needs {need} bytes of buffers per process, "
+                f"over the kernel's {reg.limits['max_memory']}")
     return None
 

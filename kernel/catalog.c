@@ -8,7 +8,7 @@
     {#name, constructors, orders, grid, radius},
 #define NBH_NAME_ROW(name) #name,
 #define NBH_DATATYPE_ROW(name, mpi_type, size) {#name, size},
-#define NBH_PARAMETER_ROW(name, type, applies_to) {#name, type, applies_to},
+#define NBH_PARAMETER_ROW(name, type, applies_to, min, max) {#name, type, applies_to, min, max},
 
 const struct operation_info operation_table[N_OPERATIONS] = {NBH_OPERATIONS(NBH_OP_ROW)};
 const struct topology_info topology_table[N_TOPOLOGIES] = {NBH_TOPOLOGIES(NBH_TOPOLOGY_ROW)};

@@ -47,6 +47,8 @@ struct parameter_info {
     const char *name;
     const char *type;        /* integer, number, word */
     const char *applies_to;
+    unsigned long long min;  /* the range the kernel accepts; NBH_NO_BOUND: none */
+    unsigned long long max;
 };
 
 extern const struct operation_info operation_table[N_OPERATIONS];

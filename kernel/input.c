@@ -1,6 +1,7 @@
 #include "input.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -116,8 +117,13 @@ static int parse_header(struct parser *p, char **fields, int n, char header[][64
 
 /* --- cell parsers: 1 parsed, 0 empty, -1 error (reported) --- */
 
-static int parse_long(struct parser *p, int k, const char *s, long min, long max, long *out)
+/* An integer within the registry's range for parameter k (and at most
+ * `max` where the range depends on another parameter: nfin <= ndim). */
+static int parse_long(struct parser *p, int k, const char *s, long max, long *out)
 {
+    long min = (long)parameter_table[k].min;
+    if ((unsigned long long)max > parameter_table[k].max)
+        max = (long)parameter_table[k].max;
     if (!*s)
         return 0;
     const char *name = parameter_table[k].name;
@@ -238,7 +244,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     long v;
     memset(e, 0, sizeof(*e));
     e->line = p->line;
-    TRY(required(p, parse_long(p, PARAMETER_id, CELL(id), 0, 999999999999L, &e->id), "id", "on every line"));
+    TRY(required(p, parse_long(p, PARAMETER_id, CELL(id), LONG_MAX, &e->id), "id", "on every line"));
 
     int op = 0, topology = 0, constructor = -1, order = -1, datatype = DATATYPE_byte;
     TRY(required(p, parse_word(p, "op", "operation", operation_table, N_OPERATIONS,
@@ -269,11 +275,11 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     snprintf(why, sizeof(why), "topology %s", t->name);
     e->ndim = e->nfin = e->radius = NBH_NOT_APPLICABLE;
     if (t->grid) {
-        TRY(required(p, parse_long(p, PARAMETER_ndim, CELL(ndim), 1, NBH_MAX_NDIM, &v), "ndim",
+        TRY(required(p, parse_long(p, PARAMETER_ndim, CELL(ndim), NBH_MAX_NDIM, &v), "ndim",
                      "for grid topologies"));
         e->ndim = (int)v;
         v = 0;
-        TRY(parse_long(p, PARAMETER_nfin, CELL(nfin), 0, e->ndim, &v));
+        TRY(parse_long(p, PARAMETER_nfin, CELL(nfin), e->ndim, &v));
         e->nfin = (int)v;
     } else {
         TRY(must_be_empty(p, "ndim", CELL(ndim), why));
@@ -281,7 +287,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     }
     if (t->radius) {
         v = 1;
-        TRY(parse_long(p, PARAMETER_radius, CELL(radius), 1, 1000000, &v));
+        TRY(parse_long(p, PARAMETER_radius, CELL(radius), LONG_MAX, &v));
         e->radius = (int)v;
     } else {
         TRY(must_be_empty(p, "radius", CELL(radius), why));
@@ -305,7 +311,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     }
 
     v = 0;
-    TRY(parse_long(p, PARAMETER_reorder, CELL(reorder), 0, 1, &v));
+    TRY(parse_long(p, PARAMETER_reorder, CELL(reorder), LONG_MAX, &v));
     e->reorder = (int)v;
 
     /* what moves data: datatype, msize, work_us */
@@ -314,7 +320,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
         TRY(parse_word(p, "datatype", "datatype", datatype_table, N_DATATYPES,
                        sizeof(datatype_table[0]), CELL(datatype), &datatype));
         e->datatype = datatype;
-        TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), 0, 1L << 40, &e->msize),
+        TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), LONG_MAX, &e->msize),
                      "msize", "for operations that move data"));
         int size = datatype_table[datatype].size;
         if (e->msize % size)
@@ -330,7 +336,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
         TRY(must_be_empty(p, "work_us", CELL(work_us), why));
     }
 
-    TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), 1, p->limits->max_nrep, &e->nrep),
+    TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), LONG_MAX, &e->nrep),
                  "nrep", "on every line"));
     TRY(parse_seed(p, CELL(seed), &e->seed));
     return check_grid(p, e);

@@ -15,7 +15,6 @@ struct input_limits {
     int nprocs;
     double max_memory;  /* bytes of buffers per process */
     long max_degree;    /* neighbors per process */
-    long max_nrep;
 };
 
 struct input {

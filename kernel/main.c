@@ -21,7 +21,7 @@
 #endif
 
 enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3 };
-#define MAX_INPUT_BYTES (256L << 20)
+#define MAX_INPUT_BYTES ((long)NBH_LIMIT_MAX_INPUT_BYTES)
 #define MAX_EXPECTED 256
 
 static const char usage[] =
@@ -34,7 +34,8 @@ static const char usage[] =
     "      --validate          check every received block per sender-receiver edge\n"
     "      --dump-lists        write PREFIX.lists.csv: every process's neighbor lists, as\n"
     "                          computed and as the library reports them\n"
-    "      --max-memory BYTES  buffer memory per process an experiment may need (default 1 GiB)\n"
+    "      --max-memory BYTES  buffer memory per process an experiment may need\n"
+    "                          (default: max_memory of registry/limits.csv, 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
     "      --expect-cvar NAME[=VALUE]  stop before measuring unless the library has this\n"
     "                          control variable (MCA parameter, CVAR) with this value\n"
@@ -69,7 +70,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
         {"expect-cvar", required_argument, 0, 'e'}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
-    *o = (struct options){.max_memory = 1024.0 * 1024 * 1024};
+    *o = (struct options){.max_memory = (double)NBH_LIMIT_MAX_MEMORY};
     opterr = 0;
     int c;
     char *end;
@@ -287,7 +288,7 @@ int main(int argc, char **argv)
     if (!text)
         return finish(rank, EXIT_BAD_INPUT, error);
     struct input_limits limits = {.nprocs = nprocs, .max_memory = opt.max_memory,
-                                  .max_degree = 1L << 20, .max_nrep = 100000000L};
+                                  .max_degree = NBH_LIMIT_MAX_DEGREE};
     struct input in;
     int status = input_parse(opt.input, text, (size_t)size, &limits, &in, error, sizeof(error));
     free(text);

@@ -23,11 +23,14 @@ TABLES = {
     "constructors": [("name", "ident")],
     "orders": [("name", "ident")],
     "datatypes": [("name", "ident"), ("mpi_type", "raw"), ("size", "int")],
-    "parameters": [("name", "ident"), ("type", "str"), ("applies_to", "str")],
+    "parameters": [("name", "ident"), ("type", "str"), ("applies_to", "str"), ("min", "bound"),
+                   ("max", "bound")],
 }
 
 
 def c_value(text, how):
+    if how == "bound":  # a range bound as an unsigned 64-bit literal; empty: none
+        return f"{int(text)}ULL" if text else "NBH_NO_BOUND"
     if how == "str":
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if how == "int":
@@ -48,10 +51,18 @@ def macro(table, columns):
     return "\n".join(lines)
 
 
+def limits():
+    """registry/limits.csv as #defines: NBH_LIMIT_<NAME> value."""
+    with open(HERE / "limits.csv", newline="") as f:
+        return [f"#define NBH_LIMIT_{row['name'].upper()} {int(row['value'])}LL" for row in csv.DictReader(f)]
+
+
 def main(output):
     text = ["/* Generated from the registry CSV files by registry/c_header.py. Do not edit. */",
-            "#ifndef NBH_REGISTRY_H", "#define NBH_REGISTRY_H", ""]
+            "#ifndef NBH_REGISTRY_H", "#define NBH_REGISTRY_H", "",
+            "#define NBH_NO_BOUND 0xffffffffffffffffULL", ""]
     text += [macro(table, columns) for table, columns in TABLES.items()]
+    text += limits() + [""]
     text += ["#endif", ""]
     pathlib.Path(output).write_text("\n".join(text))
 

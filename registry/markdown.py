@@ -19,7 +19,9 @@ SECTIONS = [
     ("constructors", "Constructors", ""),
     ("orders", "Orders of the neighbor lists", ""),
     ("datatypes", "Datatypes", ""),
-    ("parameters", "Kernel input parameters", "The columns of the kernel's input file (docs/kernel.md)."),
+    ("parameters", "Kernel input parameters",
+     "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
+    ("limits", "Kernel limits", ""),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
 ]
 

@@ -5,8 +5,7 @@
 #include "input.h"
 #include "tap.h"
 
-static const struct input_limits limits = {.nprocs = 4, .max_memory = 1 << 30, .max_degree = 1 << 20,
-                                           .max_nrep = 1000000};
+static const struct input_limits limits = {.nprocs = 4, .max_memory = 1 << 30, .max_degree = 1 << 20};
 
 static int parse(const char *text, struct input *in, char *error)
 {
