@@ -5,7 +5,8 @@
 #   focus_data     per violation, box statistics of the kept raw times of
 #                  each run of a and b, normalised to median(m_a).
 # Each returns list(plots = one row per plot: plot, file, title, caption,
-# a_label, b_label, varied, ...; data = the rows to draw, by plot).
+# a_label, b_label (what differs between the sides: the title carries the
+# guideline as written), varied, ...; data = the rows to draw, by plot).
 
 # "topology=cart, ndim=2, ...; a: op=...; b: op=..." for rows of the test
 # table: the parameters both sides share (the varied one only if
@@ -64,7 +65,7 @@ overview_data <- function(tt, groups, params, closest = FALSE) {
   plots[first, on = "plot", `:=`(
     file = sprintf("%s-%s-g%03d", if (closest) "closest" else "overview", plot_stem(i.guideline_no, i.tag), i.group),
     title = paste0(ifelse(is.na(i.tag), "", paste0(i.tag, ": ")), i.guideline),
-    a_label = i.a_text, b_label = i.b_text, slower = i.slower, varied = i.varied)]
+    a_label = i.a_params, b_label = i.b_params, slower = i.slower, varied = i.varied)]
   plots[, caption := plot_caption(first, params)]
   plots[, mark := if (closest) "closest call (not violated)" else "violated"]
   if (closest) {
@@ -84,7 +85,7 @@ focus_data <- function(result, sel) {
   if (!nrow(sel)) return(list(plots = data.table(), data = data.table()))
   frame <- result$frame
   plots <- sel[, .(plot = .I, guideline_no, tag, guideline, group, test, a_cell, b_cell, ratio, p_value,
-                   median_a_us, median_b_us, a_label = a_text, b_label = b_text, varied)]
+                   median_a_us, median_b_us, a_label = a_params, b_label = b_params, varied)]
   plots[, file := sprintf("focus-%s-g%03d-t%04d", plot_stem(guideline_no, tag), group, test)]
   plots[, title := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
   plots[, level := vapply(seq_len(nrow(sel)), function(i) as.character(sel[[sel$varied[i]]][i]), "")]

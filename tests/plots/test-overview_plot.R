@@ -16,8 +16,8 @@ test_that("overview data: one plot per violated group, the medians of run median
     expect_equal(d$median_b_us, rows$median_b_us)
     expect_equal(d$violated, rows$violated)
   }
-  expect_equal(od$plots$a_label[1], "neighbor_allgather")
-  expect_equal(od$plots$b_label[1], "neighbor_alltoall")
+  expect_equal(od$plots$a_label[1], "op=neighbor_allgather")  # what differs; the title has the guideline
+  expect_equal(od$plots$b_label[1], "op=neighbor_alltoall")
   expect_match(od$plots$caption[1], "^openmpi default, 1x4 \\(4 processes\\); topology=cart, constructor=cart_create, ndim=2, nfin=0, reorder=0, datatype=byte, work_us=0; a: op=neighbor_allgather; b: op=neighbor_alltoall$")
 })
 
@@ -32,7 +32,7 @@ test_that("the overview plot draws both sides on log scales and rings the violat
   expect_equal(10^ring$y, od$data[plot == 1L & violated == TRUE, median_a_us])
   expect_equal(p$labels$y, "time (\u00b5s, log scale)")
   expect_match(p$labels$x, "bytes")
-  expect_equal(levels(p$data$side), c("a: neighbor_allgather", "b: neighbor_alltoall"))
+  expect_equal(levels(p$data$side), c("a: op=neighbor_allgather", "b: op=neighbor_alltoall"))
 })
 
 test_that("render_plots writes a PNG and a PDF per plot", {
