@@ -37,6 +37,21 @@ static int write_all(int fd, const char *data, size_t size)
     return 0;
 }
 
+/* A side file PREFIX+suffix with its CSV header, never one that exists. */
+static FILE *create_table(const char *prefix, const char *suffix, const char *header, char *error,
+                          size_t size)
+{
+    char path[4200];
+    output_path(prefix, suffix, path, sizeof(path));
+    int fd = create_new(path, error, size);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    fputs(header, f);
+    fflush(f);
+    return f;
+}
+
 int output_open(struct output *o, const char *prefix, int validate, int dump_lists, char *error,
                 size_t size)
 {
@@ -52,25 +67,13 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
         snprintf(error, size, "%s: cannot write: %s", path, strerror(errno));
         return -1;
     }
-    if (validate) {
-        output_path(prefix, ".findings.csv", path, sizeof(path));
-        int fd = create_new(path, error, size);
-        if (fd < 0)
-            return -1;
-        o->findings = fdopen(fd, "w");
-        fprintf(o->findings, "id,op,topology,kind,rank,slot,expected_rank,expected_name,"
-                             "got_rank,got_name,reps\n");
-        fflush(o->findings);
-    }
-    if (dump_lists) {
-        output_path(prefix, ".lists.csv", path, sizeof(path));
-        int fd = create_new(path, error, size);
-        if (fd < 0)
-            return -1;
-        o->lists = fdopen(fd, "w");
-        fprintf(o->lists, "id,rank,comm_rank,list,position,neighbor\n");
-        fflush(o->lists);
-    }
+    if (validate && !(o->findings = create_table(prefix, ".findings.csv",
+                                                 "id,op,topology,kind,rank,slot,expected_rank,"
+                                                 "expected_name,got_rank,got_name,reps\n", error, size)))
+        return -1;
+    if (dump_lists && !(o->lists = create_table(prefix, ".lists.csv",
+                                                "id,rank,comm_rank,list,position,neighbor\n", error, size)))
+        return -1;
     return 0;
 }
 
