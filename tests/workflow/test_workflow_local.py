@@ -34,10 +34,10 @@ def descendants(pid):
 def test_local_campaign_end_to_end(bench):
     bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2", "--set", "nrep=3")
     submitted = bench.ok("submit", "demo")
-    assert "run 1/2 1x4-default-r001: 18/18 experiments" in submitted.stdout
+    assert "run 1/2 1x4-default-r001: 24/24 experiments" in submitted.stdout
     assert "ETA" in submitted.stdout and "demo: 2 runs: 2 done" in submitted.stdout
-    assert bench.status("demo") == {"1x4-default-r001": ("done", "18/18", 1),
-                                    "1x4-default-r002": ("done", "18/18", 1)}
+    assert bench.status("demo") == {"1x4-default-r001": ("done", "24/24", 1),
+                                    "1x4-default-r002": ("done", "24/24", 1)}
     again = bench.ok("submit", "demo")
     assert "nothing to submit" in again.stdout, "a second submit leaves submitted runs alone"
 
@@ -53,12 +53,12 @@ def test_local_campaign_end_to_end(bench):
     assert list(runs[0]) == ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set",
                              "library", "library_version", "seed", "state", "experiments_done",
                              "experiments_total", "job_id", "exit_code", "hosts"]
-    assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "18" and runs[0]["nprocs"] == "4"
+    assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "24" and runs[0]["nprocs"] == "4"
     assert runs[0]["library_version"].startswith("Open MPI v") and runs[0]["hosts"]
     assert runs[0]["seed"] == read_csv(archive / f"inputs/{RUN}.csv")[0]["seed"]
-    assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 18
+    assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 24
     experiments = read_csv(archive / "experiments.csv")
-    assert "seed" not in experiments[0] and len(experiments) == 18
+    assert "seed" not in experiments[0] and len(experiments) == 24
     assert read_csv(archive / "param_sets.csv") == [{"param_set": "default", "name": "", "value": ""}]
     meta = json.loads((archive / "archive.json").read_text())
     assert meta["campaign"] == "demo" and meta["library"] == "openmpi" and meta["scheduler"] == "local"
