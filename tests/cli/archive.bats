@@ -77,8 +77,8 @@ setup() { workflow_setup; }
     "$NBH" submit demo >/dev/null || true
     run "$NBH" archive demo
     [ "$status" -eq 0 ]
-    [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/6)"* ]]
-    grep -q "^1x4-default-r002,.*,failed,0,6,,9,$" "${lines[-1]}/runs.csv"
+    [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/8)"* ]]
+    grep -q "^1x4-default-r002,.*,failed,0,8,,9,$" "${lines[-1]}/runs.csv"
 }
 
 @test "archive of a campaign not generated fails with exit 2" {

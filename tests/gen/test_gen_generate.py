@@ -13,7 +13,7 @@ from gen.generate import generate
 from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-SHIPPED = {"demo": 18, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
+SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
            "full-rand-jupiter": 30, "full-tuned-jupiter": 60}
 
 
