@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-static uint64_t mix(uint64_t z)
+uint64_t mix64(uint64_t z)
 {
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
@@ -11,14 +11,14 @@ static uint64_t mix(uint64_t z)
 
 uint64_t process_seed(uint64_t run_seed, long id, int rank)
 {
-    return mix(mix(run_seed) ^ mix((uint64_t)id + 0x9e3779b97f4a7c15ULL) ^
-               mix((uint64_t)rank + 0xd1b54a32d192ed03ULL));
+    return mix64(mix64(run_seed) ^ mix64((uint64_t)id + 0x9e3779b97f4a7c15ULL) ^
+               mix64((uint64_t)rank + 0xd1b54a32d192ed03ULL));
 }
 
 uint64_t rng_next(struct rng *rng)
 {
     rng->state += 0x9e3779b97f4a7c15ULL;
-    return mix(rng->state);
+    return mix64(rng->state);
 }
 
 uint64_t rng_below(struct rng *rng, uint64_t n)

@@ -14,6 +14,10 @@ struct rng {
  * Every process derives its own; the formula is recorded with the results. */
 uint64_t process_seed(uint64_t run_seed, long id, int rank);
 
+/* The splitmix64 finalizer: a 64-bit value scrambled (also the data
+ * check's payload pattern). */
+uint64_t mix64(uint64_t z);
+
 uint64_t rng_next(struct rng *rng);
 /* Uniform in [0, n), n > 0, without modulo bias. */
 uint64_t rng_below(struct rng *rng, uint64_t n);

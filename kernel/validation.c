@@ -4,18 +4,12 @@
 #include <string.h>
 
 #include "gather_text.h"
+#include "seeds.h"
 
 #define NBH_FINDING_NAME(name) #name,
 const char *const finding_kind_names[N_FINDING_KINDS] = {NBH_FINDING_KINDS(NBH_FINDING_NAME)};
 
 enum { POISON = 0xA5, HEADER = 8 };
-
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
 
 /* A block names its sender and its pairing name in its first 8 bytes (when
  * it has them); the rest is a pattern drawn from both, so a block is only
@@ -30,7 +24,7 @@ static void payload(char *block, size_t size, int sender, int name)
     }
     uint64_t key = ((uint64_t)(uint32_t)sender << 32) | (uint32_t)name;
     for (; o < size; o++)
-        block[o] = (char)(mix(key ^ ((o >> 3) * 0x9e3779b97f4a7c15ULL)) >> ((o & 7) * 8));
+        block[o] = (char)(mix64(key ^ ((o >> 3) * 0x9e3779b97f4a7c15ULL)) >> ((o & 7) * 8));
 }
 
 void findings_init(struct findings *f)
