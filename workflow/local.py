@@ -52,7 +52,12 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
     process = subprocess.Popen(["bash", record["job"]], stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=workspace.path, start_new_session=True)
     record.update(pid=process.pid, pid_start=process_start(process.pid), started=now_utc())
-    write_json(workspace.record(record["run_id"], record["attempt"]), record)
+    try:
+        write_json(workspace.record(record["run_id"], record["attempt"]), record)
+    except BaseException:  # a record that cannot be written: the job must not run unrecorded
+        end_session(process)
+        log.close()
+        raise
     start = time.monotonic()
     timed_out = False
     try:
