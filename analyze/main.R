@@ -26,6 +26,10 @@ parse_main_args <- function(args) {
            input_error("unknown option ", a))
   }
   if (is.null(opts$out) || !length(opts$archives)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
+  limits <- read_registry(Sys.getenv("NBH_ROOT", "."))$limits
+  check_limit(limits, "p_thres", opts$p_thres, "--p-thres")
+  check_limit(limits, "v_thres", opts$v_thres, "--v-thres")
+  if (!is.null(opts$max_plots)) check_limit(limits, "max_plots", opts$max_plots, "--max-plots")
   opts
 }
 
