@@ -35,10 +35,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
                      pairs = pairs[[k]])[, guideline := k]
   }))
-  if (!nrow(tests)) {
-    input_error("nothing to assess: no guideline of ", assess, " has measurements on both sides ",
-                "(see the warnings above)")
-  }
+
   setcolorder(tests, "guideline")
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))

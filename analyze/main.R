@@ -49,6 +49,10 @@ main <- function(args) {
   written <- withCallingHandlers({
     result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
                                reference_set = opts$reference_set)
+    if (!nrow(result$tests)) {
+      input_error("nothing to assess: no guideline of ", result$assessment_file,
+                  " has measurements on both sides (see the warnings above)")
+    }
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"))

@@ -35,10 +35,13 @@ class FileError(NbhError):
         super().__init__(f"{display_path(path)}: {reason}{f' ({note})' if note else ''}")
         self.path, self.errno, self.reason = path, getattr(error, "errno", None), reason
 
-    def with_note(self, note):
-        """The same error with NOTE (what was kept, what to do) in parentheses."""
-        error = FileError(self.path, OSError(self.errno, self.reason), note)
-        return error
+    def with_note(self, note, staged=None, final=None):
+        """The same error with NOTE (what was kept, what to do) in parentheses;
+        a path inside the directory STAGED is named as inside FINAL."""
+        path = os.fspath(self.path)
+        if staged is not None and path.startswith(os.fspath(staged) + os.sep):
+            path = os.path.join(os.fspath(final), os.path.relpath(path, staged))
+        return FileError(path, OSError(self.errno, self.reason), note)
 
     @property
     def out_of_space(self):

@@ -93,7 +93,7 @@ def generate(argument, env_option=None, set_items=()):
         replace_directory(target, staged)
     except FileError as e:
         kept = "was left as it was" if target.exists() else "was not made"
-        raise e.with_note(f"nothing was written: {display_path(target)} {kept}") from None
+        raise e.with_note(f"nothing was written: {display_path(target)} {kept}", staged, target) from None
     finally:
         if staged.exists():
             whole_files.remove_tree(staged)

@@ -94,11 +94,23 @@ def copy_file(source, target):
     """TARGET becomes a whole copy of SOURCE (with its mode bits)."""
     def copy(f):
         try:
-            with open(source, "rb") as s:
-                shutil.copyfileobj(s, f, 1 << 20)
+            s = open(source, "rb")
         except OSError as e:  # the source's fault: name the source
             raise FileError(source, e) from None
-    _publish(target, copy, mode=os.stat(source).st_mode & 0o777)
+        with s:
+            while True:
+                try:
+                    block = s.read(1 << 20)
+                except OSError as e:
+                    raise FileError(source, e) from None
+                if not block:
+                    return
+                f.write(block)  # a failure here is the target's: _publish names it
+    try:
+        mode = os.stat(source).st_mode & 0o777
+    except OSError as e:
+        raise FileError(source, e) from None
+    _publish(target, copy, mode=mode)
 
 
 def copy_tree(source, target, skip=("__pycache__",), skip_suffixes=(".pyc",)):
