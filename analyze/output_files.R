@@ -43,7 +43,9 @@ not_whole <- function(file, what) {
 }
 
 write_table_file <- function(x, file) {
-  tryCatch(fwrite(x, file, na = ""), error = function(e) output_error(file, ": ", conditionMessage(e)))
+  tryCatch(fwrite(x, file, na = ""), error = function(e) {
+    output_error(file, ": ", sub(":\\s*'[^']*'\\s*$", "", conditionMessage(e)))  # fwrite adds the path
+  })
   size <- file.size(file)
   if (!ncol(x)) return(invisible(file))  # fwrite writes nothing at all
   bytes <- if (is.na(size)) raw() else readBin(file, "raw", size)
@@ -124,7 +126,7 @@ with_output_directory <- function(dir, build) {
                     file.path(staged, MARKER))
     build(staged)
   }, nbh_output_error = function(e) {
-    output_error(sub(staged, dir, conditionMessage(e), fixed = TRUE),
+    output_error(gsub(staged, dir, conditionMessage(e), fixed = TRUE),
                  "; ", dir, " was left as it was")
   })
   publish_directory(staged, dir)

@@ -175,16 +175,19 @@ def submit_local(workspace, info, env, chosen):
                               "its finished experiments are kept; go on with: "
                               f"nbhbench submit --resume {workspace.name}") from None
         record.update(state=state, exit_code=code, detail=detail, ended=now_utc())
+        out_of_space = NbhError(f"run {status.run_id}: {detail}; free space, then: "
+                                f"nbhbench submit --resume {workspace.name}", EXIT_NO_SPACE)
         try:
             write_json(path, record)
         except FileError as e:  # status finds the attempt ended all the same
+            if code == KERNEL_EXIT_NO_SPACE:
+                raise out_of_space from None
             raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
         done = len(attempt_done_ids(record, nrep_of))
         progress.end_run(index, status.run_id, state, done, planned, detail)
         if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
-            raise NbhError(f"run {status.run_id}: {detail}; free space, then: "
-                           f"nbhbench submit --resume {workspace.name}", EXIT_NO_SPACE)
+            raise out_of_space
 
 
 def submit_slurm(workspace, info, env, chosen):
