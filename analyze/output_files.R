@@ -43,11 +43,11 @@ not_whole <- function(file, what) {
 }
 
 write_table_file <- function(x, file) {
+  if (!ncol(x)) return(write_text_file(character(), file))  # fwrite would write nothing at all
   tryCatch(fwrite(x, file, na = ""), error = function(e) {
     output_error(file, ": ", sub(":\\s*'[^']*'\\s*$", "", conditionMessage(e)))  # fwrite adds the path
   })
   size <- file.size(file)
-  if (!ncol(x)) return(invisible(file))  # fwrite writes nothing at all
   bytes <- if (is.na(size)) raw() else readBin(file, "raw", size)
   whole <- length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L) &&
     (sum(bytes == as.raw(10L)) == nrow(x) + 1L ||
