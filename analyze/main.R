@@ -30,6 +30,11 @@ parse_main_args <- function(args) {
   check_limit(limits, "p_thres", opts$p_thres, "--p-thres")
   check_limit(limits, "v_thres", opts$v_thres, "--v-thres")
   if (!is.null(opts$max_plots)) check_limit(limits, "max_plots", opts$max_plots, "--max-plots")
+  cores <- Sys.getenv("NBH_ANALYZE_CORES", "")
+  if (nzchar(cores)) {
+    if (!grepl("^[0-9]+$", cores)) input_error("NBH_ANALYZE_CORES: '", cores, "' is not a number of processes")
+    check_limit(limits, "analyze_cores", as.numeric(cores), "NBH_ANALYZE_CORES")
+  }
   opts
 }
 

@@ -1,5 +1,6 @@
 """Runs one job script on this machine (scheduler local), like a batch job:
 its own process session, its output in the log, the time limit enforced."""
+import contextlib
 import os
 import signal
 import subprocess
@@ -64,9 +65,10 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
         while process.poll() is None:
             if time.monotonic() - start > time_limit:
                 timed_out = True
-                log.write(f"nbhbench: *** run {record['run_id']} attempt {record['attempt']} CANCELLED "
-                          f"AT {now_utc()} DUE TO TIME LIMIT ({time_limit} s) ***\n".encode())
-                log.flush()
+                with contextlib.suppress(OSError):  # a full disk: the record says it all the same
+                    log.write(f"nbhbench: *** run {record['run_id']} attempt {record['attempt']} CANCELLED "
+                              f"AT {now_utc()} DUE TO TIME LIMIT ({time_limit} s) ***\n".encode())
+                    log.flush()
                 end_session(process)
                 break
             if on_tick:
@@ -79,7 +81,8 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
     # Ranks a dying launcher left behind belong to the job: end them too.
     if session_members(process.pid):
         end_session(process)
-    log.close()
+    with contextlib.suppress(OSError):
+        log.close()
     code = process.returncode if process.returncode >= 0 else 128 - process.returncode
     if timed_out:
         return "timeout", code, f"time limit of {time_limit} s reached"

@@ -14,7 +14,7 @@ import sys
 import time
 
 from gen.envfile import read_environment
-from gen import whole_files
+from gen import registry, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
@@ -232,6 +232,22 @@ def summary(workspace, statuses):
     return EXIT_FAILED if bad else 0
 
 
+def poll_seconds():
+    """NBH_POLL_SECONDS within its bound of registry/limits.csv (default 2)."""
+    bound = registry.load().bounds["poll_seconds"]
+    text = os.environ.get("NBH_POLL_SECONDS", "")
+    if not text:
+        return bound.default
+    try:
+        value = float(text)
+    except ValueError:
+        raise NbhError(f"NBH_POLL_SECONDS: '{text}' is not a number of seconds") from None
+    problem = bound.problem(value, "NBH_POLL_SECONDS:")
+    if problem:
+        raise NbhError(problem)
+    return value
+
+
 def lock(workspace):
     """Holds the workspace's submit lock until the process ends: two submits
     at once would both start the same runs."""
@@ -265,5 +281,5 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None):
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
-        return summary(workspace, wait(workspace, poll or float(os.environ.get("NBH_POLL_SECONDS", "2"))))
+        return summary(workspace, wait(workspace, poll or poll_seconds()))
     return 0
