@@ -77,7 +77,9 @@ nbh_limit() {
 nbh_require_bounded() {
     local low high
     [[ $2 =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] || nbh_die 2 "$1: '$2' is not a number"
-    low=$(nbh_limit "$3" min) && high=$(nbh_limit "$3" max) || nbh_die 1 "registry/limits.csv has no bound $3"
+    if ! low=$(nbh_limit "$3" min) || ! high=$(nbh_limit "$3" max); then
+        nbh_die 1 "registry/limits.csv has no bound $3"
+    fi
     awk -v x="$2" -v low="$low" -v high="$high" 'BEGIN { exit !((low == "" || x >= low + 0) && (high == "" || x <= high + 0)) }' ||
         nbh_die 2 "$1: $2 is outside $low..$high (registry/limits.csv: $3)"
 }
