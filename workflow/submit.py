@@ -192,9 +192,18 @@ def submit_local(workspace, info, env, chosen):
 
 def submit_slurm(workspace, info, env, chosen):
     for status in chosen:
-        record = prepare_attempt(workspace, info, env, status)
+        try:
+            record = prepare_attempt(workspace, info, env, status)
+        except FileError as e:
+            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                              f"nbhbench submit {workspace.name}") from None
         record["job_id"] = slurm.sbatch(record["job"])
-        write_json(workspace.record(status.run_id, record["attempt"]), record)
+        try:
+            write_json(workspace.record(status.run_id, record["attempt"]), record)
+        except FileError as e:  # a job nobody knows of would write results no record points to
+            slurm.cancel(record["job_id"])
+            raise e.with_note(f"job {record['job_id']} of run {status.run_id} was cancelled again; free space, "
+                              f"then: nbhbench submit {workspace.name}") from None
         print(f"{status.run_id}: submitted job {record['job_id']} "
               f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
 

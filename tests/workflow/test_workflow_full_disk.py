@@ -50,7 +50,7 @@ def test_a_disk_full_during_submit_stops_cleanly_and_resume_loses_nothing(small_
     assert failed.returncode == 74, failed.stdout + failed.stderr
     line = failed.stderr.strip()
     assert "\n" not in line and "No space left on device" in line, line
-    assert line.startswith(f"nbhbench: run 1x2-default-r001: the launcher exited with 4: ") and \
+    assert line.startswith("nbhbench: run 1x2-default-r001: the launcher exited with 4: ") and \
         f"{bench.work}/fill/results" in line, line
     assert line.endswith("No space left on device; free space, then: nbhbench submit --resume fill") or \
         line.endswith("(the kernel kept every finished experiment); free space, then: nbhbench submit --resume fill"), line
