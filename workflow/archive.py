@@ -256,6 +256,7 @@ def archive(workspace):
     """Makes a new archive of WORKSPACE; returns its path."""
     info = workspace.info()
     statuses = run_statuses(workspace)
+    archive_history(workspace)  # a damaged archived.json stops here, before any work
     busy = [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]
     if busy:
         raise NbhError(f"{len(busy)} run(s) of {workspace.name} are still pending or running "
