@@ -10,8 +10,13 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL) {
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
+  check_distinct_archives(dirs)
   archives <- lapply(dirs, read_archive, registry = registry)
   for (a in archives) warn_param_sets_not_in_force(a)
+  archives <- lapply(archives, without_damaged_runs)
+  if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
+    input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
+  }
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- parse_assessment(assess, registry$guidelines$id)
   frame <- combine_archives(archives, params)
@@ -22,10 +27,15 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
+  if (!nrow(medians)) {
+    input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
+                " is left after the checks (see the warnings above)")
+  }
   tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
     assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
                      pairs = pairs[[k]])[, guideline := k]
   }))
+
   setcolorder(tests, "guideline")
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))

@@ -26,6 +26,15 @@ parse_main_args <- function(args) {
            input_error("unknown option ", a))
   }
   if (is.null(opts$out) || !length(opts$archives)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
+  limits <- read_registry(Sys.getenv("NBH_ROOT", "."))$limits
+  check_limit(limits, "p_thres", opts$p_thres, "--p-thres")
+  check_limit(limits, "v_thres", opts$v_thres, "--v-thres")
+  if (!is.null(opts$max_plots)) check_limit(limits, "max_plots", opts$max_plots, "--max-plots")
+  cores <- Sys.getenv("NBH_ANALYZE_CORES", "")
+  if (nzchar(cores)) {
+    if (!grepl("^[0-9]+$", cores)) input_error("NBH_ANALYZE_CORES: '", cores, "' is not a number of processes")
+    check_limit(limits, "analyze_cores", as.numeric(cores), "NBH_ANALYZE_CORES")
+  }
   opts
 }
 
@@ -45,6 +54,10 @@ main <- function(args) {
   written <- withCallingHandlers({
     result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
                                reference_set = opts$reference_set)
+    if (!nrow(result$tests)) {
+      input_error("nothing to assess: no guideline of ", result$assessment_file,
+                  " has measurements on both sides (see the warnings above)")
+    }
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"))

@@ -11,6 +11,11 @@ RELATIONS <- c("<=" = "<=", "\u2aaf" = "<=", "~" = "~", "\u2248" = "~")
 
 parse_assessment <- function(file, tags = character()) {
   if (!file.exists(file)) input_error("assessment ", file, " does not exist")
+  bytes <- readBin(file, "raw", file.size(file))
+  nul <- match(as.raw(0L), bytes)
+  if (!is.na(nul)) {
+    input_error(file, ":", sum(bytes[seq_len(nul)] == as.raw(10L)) + 1L, ": a NUL byte (0x00): not a text file")
+  }
   lines <- readLines(file, warn = FALSE, encoding = "UTF-8")
   relation_pattern <- paste0("\\s*(", paste(names(RELATIONS), collapse = "|"), ")\\s*")
   sets <- list()

@@ -20,7 +20,7 @@ read_archive <- function(dir, registry) {
   if (file.exists(file.path(dir, "param_sets.csv"))) {
     param_sets <- fread(file.path(dir, "param_sets.csv"), colClasses = "character", na.strings = "")
   }
-  list(dir = dir, name = basename(normalizePath(dir)), info = info,
+  list(dir = dir, name = basename(normalizePath(dir)), info = info, manifest = verify_manifest(dir),
        experiments = read_experiments(file.path(dir, "experiments.csv"), registry),
        runs = read_runs(file.path(dir, "runs.csv")), param_sets = param_sets)
 }
@@ -79,7 +79,7 @@ read_experiments <- function(file, registry) {
 RUN_COLUMNS <- c("run_id", "deployment", "nprocs", "run", "param_set", "library", "state")
 # Provenance only: NA where an archive lacks them.
 RUN_OPTIONAL <- c("nodes", "ppn", "library_version", "seed", "experiments_done", "experiments_total",
-                  "job_id", "exit_code", "hosts")
+                  "job_id", "exit_code", "hosts", "rejected_rows")
 
 read_runs <- function(file) {
   x <- read_table(file, RUN_COLUMNS)

@@ -14,7 +14,20 @@ read_registry <- function(root) {
     fread(path, colClasses = "character", na.strings = NULL)
   }
   list(parameters = read("parameters.csv"), guidelines = read("guidelines.csv"),
-       operations = read("operations.csv"))
+       operations = read("operations.csv"), limits = read("limits.csv"))
+}
+
+# Stops unless VALUE is within the bound BOUND of registry/limits.csv
+# (inclusive); WHAT names where the value came from (an option).
+check_limit <- function(limits, bound, value, what) {
+  row <- limits[match(bound, limits$name)]
+  if (is.na(row$name)) input_error("registry/limits.csv has no bound ", bound)
+  low <- suppressWarnings(as.numeric(row$min))
+  high <- suppressWarnings(as.numeric(row$max))
+  if (is.na(value) || (!is.na(low) && value < low) || (!is.na(high) && value > high)) {
+    input_error(what, ": ", value, " is outside ", row$min, "..", row$max, " (registry/limits.csv: ", bound, ")")
+  }
+  value
 }
 
 # The parameters of the analysis in a fixed order: run parameters, then the

@@ -49,7 +49,8 @@ flatten_json <- function(x, prefix = "") {
 
 
 provenance_blocks <- function(archive) {
-  blocks <- list(heading(archive$name, 3L), paragraph("Directory: `", normalizePath(archive$dir), "`"))
+  blocks <- list(heading(archive$name, 3L), paragraph("Directory: `", normalizePath(archive$dir), "`"),
+                 paragraph("Files: ", archive$manifest %||% "not verified"))
   if (!is.null(archive$info)) {
     # param_set_check has its own table below.
     info <- flatten_json(archive$info[setdiff(names(archive$info), "param_set_check")])

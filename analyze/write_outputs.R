@@ -2,26 +2,8 @@
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
 # plots/ (PNG and PDF) and report.md / report.html.
 # DIR must be new, empty, or an earlier analysis (it has the marker file
-# .nbhbench-analysis), whose outputs are replaced; nothing else is deleted.
-
-MARKER <- ".nbhbench-analysis"
-OUTPUT_FILES <- c("summary.csv", "violations.csv", "tests.csv", "closest.csv", "heal.csv", "heal_sets.csv",
-                  "set_comparison.csv", "warnings.txt", "report.md", "report.html")
-
-prepare_output_dir <- function(dir) {
-  if (file.exists(dir) && !dir.exists(dir)) output_error(dir, " exists and is not a directory")
-  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE))) {
-    if (!file.exists(file.path(dir, MARKER))) {
-      output_error(dir, " exists and is not an nbhbench analysis; choose another --out")
-    }
-    unlink(file.path(dir, OUTPUT_FILES))
-    unlink(list.files(file.path(dir, "plots"), pattern = "\\.(png|pdf)$", full.names = TRUE))
-  }
-  ok <- dir.create(dir, recursive = TRUE, showWarnings = FALSE) || dir.exists(dir)
-  if (!ok || file.access(dir, 2L) != 0L) output_error(dir, ": cannot create or write the directory")
-  writeLines("nbhbench analyze output; its files are replaced by the next analysis into this directory",
-             file.path(dir, MARKER))
-}
+# .nbhbench-analysis), which is replaced whole; nothing else is deleted.
+# The analysis appears in DIR whole or not at all (output_files.R).
 
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
@@ -30,14 +12,14 @@ csv_columns <- function(tt, params) {
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
 
-write_csv <- function(x, file) {
-  tryCatch(fwrite(x, file, na = ""), error = function(e) output_error(file, ": ", conditionMessage(e)))
-}
+write_csv <- function(x, file) write_table_file(x, file)
 
 # settings: list(out, plots, max_plots, created, version); warnings: character.
 write_outputs <- function(result, settings, warnings = character()) {
-  dir <- settings$out
-  prepare_output_dir(dir)
+  with_output_directory(settings$out, function(dir) write_analysis(result, settings, warnings, dir))
+}
+
+write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
   tt <- test_table(result)
   summary <- summary_table(result, tt)
@@ -74,11 +56,11 @@ write_outputs <- function(result, settings, warnings = character()) {
   write_csv(tuning$heal, file.path(dir, "heal.csv"))
   write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
   write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
-  writeLines(warnings, file.path(dir, "warnings.txt"))
+  write_text_file(warnings, file.path(dir, "warnings.txt"))
   plots <- list(overview = overview, focus = focus, closest = close_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
-  writeLines(to_markdown(blocks), file.path(dir, "report.md"))
-  writeLines(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
+  write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
+  write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
   list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
        closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison)
 }

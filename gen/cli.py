@@ -4,7 +4,7 @@ import os
 import sys
 import traceback
 
-from gen.errors import NbhError
+from gen.errors import NbhError, file_error
 
 
 class Parser(argparse.ArgumentParser):
@@ -30,6 +30,12 @@ def main(function, argv=None):
         code = 130
     except BrokenPipeError:
         code = 0
+    except OSError as e:  # a file that cannot be read or written: its name and why, one line
+        if os.environ.get("NBH_DEBUG"):
+            traceback.print_exc()
+        error = file_error(e)
+        print(f"nbhbench: {error}", file=sys.stderr)
+        code = error.code
     except Exception as e:  # a bug: still one line, the traceback on request
         if os.environ.get("NBH_DEBUG"):
             traceback.print_exc()

@@ -1,4 +1,5 @@
 """Errors a user can fix: reported as one line, never a traceback."""
+import errno
 import os
 
 
@@ -20,6 +21,36 @@ class ConfigError(NbhError):
         where = display_path(path) + (f":{line}" if line else "")
         super().__init__(f"{where}: {message}")
         self.path, self.line, self.reason = path, line, message
+
+
+class FileError(NbhError):
+    """A file that cannot be read or written (full disk, permissions):
+    "PATH: No space left on device". The path is the file the user knows
+    (never a temporary name); `errno` is the OSError's."""
+
+    code = 74  # EX_IOERR of sysexits.h
+
+    def __init__(self, path, error, note=""):
+        reason = error.strerror or str(error) if isinstance(error, OSError) else str(error)
+        super().__init__(f"{display_path(path)}: {reason}{f' ({note})' if note else ''}")
+        self.path, self.errno, self.reason = path, getattr(error, "errno", None), reason
+
+    def with_note(self, note, staged=None, final=None):
+        """The same error with NOTE (what was kept, what to do) in parentheses;
+        a path inside the directory STAGED is named as inside FINAL."""
+        path = os.fspath(self.path)
+        if staged is not None and path.startswith(os.fspath(staged) + os.sep):
+            path = os.path.join(os.fspath(final), os.path.relpath(path, staged))
+        return FileError(path, OSError(self.errno, self.reason), note)
+
+    @property
+    def out_of_space(self):
+        return self.errno in (errno.ENOSPC, errno.EDQUOT)
+
+
+def file_error(error, path=None):
+    """An OSError as a FileError naming PATH (else the error's own file name)."""
+    return FileError(path or error.filename or "(unknown file)", error)
 
 
 def display_path(path):

@@ -10,7 +10,8 @@ import traceback
 
 from gen import registry, rules
 from gen.design import LINE, Design, DesignError
-from gen.errors import ConfigError, NbhError
+from gen.errors import ConfigError, NbhError, display_path
+from gen.isolated_call import call_isolated
 
 
 def error_line(error, path):
@@ -22,24 +23,42 @@ def error_line(error, path):
     return lines[-1] if lines else 0
 
 
-def load_design(path):
-    """The EXPERIMENTS design defined by the campaign file PATH."""
+def define_experiments(path):
+    """The records of the EXPERIMENTS design defined by the campaign file PATH
+    (runs in the child process of call_isolated)."""
     path = str(path)
     try:
         namespace = runpy.run_path(path, run_name="campaign_experiments")
+        design = namespace.get("EXPERIMENTS")
+        if not isinstance(design, Design):
+            raise ConfigError(path, 0, "defines no EXPERIMENTS design "
+                              "(EXPERIMENTS = cross(levels(...), ...), see docs/campaigns.md)")
+        return design.records()
     except SyntaxError as e:
         raise ConfigError(path, error_line(e, path), f"syntax error: {e.msg}") from None
     except DesignError as e:
         raise ConfigError(path, error_line(e, path), str(e)) from None
     except NbhError:
         raise
-    except Exception as e:  # the campaign file is user code: report, never a traceback
+    except SystemExit as e:
+        raise ConfigError(path, error_line(e, path), "exited while defining the experiments "
+                          f"(sys.exit({'' if e.code is None else repr(e.code)}))") from None
+    except BaseException as e:  # the campaign file is user code: report, never a traceback
         raise ConfigError(path, error_line(e, path), f"{type(e).__name__}: {e}") from None
-    design = namespace.get("EXPERIMENTS")
-    if not isinstance(design, Design):
-        raise ConfigError(path, 0, "defines no EXPERIMENTS design "
-                          "(EXPERIMENTS = cross(levels(...), ...), see docs/campaigns.md)")
-    return design
+
+
+def load_design(path, time_limit=None, limit_source=""):
+    """The experiment records (dicts, with PARAMETER@line entries) of the
+    campaign file PATH, evaluated in a child process within TIME_LIMIT
+    seconds (registry/limits.csv experiments_time_limit by default):
+    experiments.py is user code that may exit or never end."""
+    reg = registry.load()
+    if time_limit is None:
+        time_limit = reg.bounds["experiments_time_limit"].default
+    hint = (f"experiments_time_limit = {time_limit} s{f' from {limit_source}' if limit_source else ''}; "
+            "raise it in campaign.conf or with --set experiments_time_limit=MM:SS")
+    return call_isolated(lambda: define_experiments(path), time_limit, display_path(path),
+                         "exited while defining the experiments", hint)
 
 
 def describe(row):
@@ -48,12 +67,15 @@ def describe(row):
                     if not k.endswith(LINE) and k != "id" and not rules.is_empty(v))
 
 
-def complete_all(design, path):
-    """The design's experiments, completed and numbered; raises ConfigError at
-    the line that gave a wrong value."""
+def complete_all(records, path):
+    """The design's experiments (load_design's records), completed and
+    numbered; raises ConfigError at the line that gave a wrong value."""
     reg = registry.load()
+    problem = reg.check_bound("experiments", len(records), "the design's number of experiments,")
+    if problem:
+        raise ConfigError(path, 0, problem)
     rows, first_line = [], {}
-    for record in design.records():
+    for record in records:
         try:
             row = rules.complete(reg, record)
         except rules.RowError as e:

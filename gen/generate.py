@@ -1,14 +1,13 @@
 """`nbhbench generate`: a campaign definition -> its workspace (docs/workflow.md)."""
-import json
 import os
-import shutil
 
 import numpy as np
 
 from gen import registry, runs as runplan
 from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
-from gen.errors import NbhError, display_path
+from gen import whole_files
+from gen.errors import FileError, NbhError, display_path
 from gen.experiments import check_deployments, complete_all, load_design, select_levels, with_nrep
 from gen.jobscript import attempt_job_script
 from gen.settings import apply_overrides, format_time_limit, parse_overrides, read_settings
@@ -58,18 +57,16 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     for run in runs:
         run["experiments_total"] = len(rows)
     write_csv(staged / "runs.csv", list(runs[0]), runs)
-    shutil.copytree(source, staged / "campaign", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    shutil.copy2(env.path, staged / "env" / env.name)
+    whole_files.copy_tree(source, staged / "campaign")
+    whole_files.copy_file(env.path, staged / "env" / env.name)
     lines = runplan.experiment_lines(rows, columns)
     for run in runs:
         run_id = run["run_id"]
         comment = (f"nbhbench input: campaign {name}, run {run_id}, seed {run['seed']} "
                    "(experiments shuffled with numpy PCG64(seed))")
-        workspace.input(run_id, 1).write_text(runplan.input_text(columns, lines, run["seed"], comment))
-        job = workspace.job(run_id, 1)
-        job.write_text(attempt_job_script(final, info, env, run, 1))
-        job.chmod(0o755)
-    (staged / "campaign.json").write_text(json.dumps(info, indent=2) + "\n")
+        whole_files.write_text(workspace.input(run_id, 1), runplan.input_text(columns, lines, run["seed"], comment))
+        whole_files.write_text(workspace.job(run_id, 1), attempt_job_script(final, info, env, run, 1), mode=0o755)
+    whole_files.write_json(staged / "campaign.json", info)
 
 
 def plural(count, word):
@@ -82,7 +79,9 @@ def generate(argument, env_option=None, set_items=()):
     overrides = parse_overrides(set_items)
     settings = apply_overrides(read_settings(source / "campaign.conf"), overrides)
     env = choose_environment(settings, env_option or overrides.settings.get("env"))
-    rows = complete_all(load_design(source / "experiments.py"), source / "experiments.py")
+    design = source / "experiments.py"
+    rows = complete_all(load_design(design, settings.experiments_time_limit,
+                                    settings.sources.get("experiments_time_limit", "")), design)
     rows = select_levels(rows, overrides.levels)
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = with_nrep(rows, settings.nrep)
@@ -92,9 +91,12 @@ def generate(argument, env_option=None, set_items=()):
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
                         rows=rows, runs=runs, name=source.name)
         replace_directory(target, staged)
+    except FileError as e:
+        kept = "was left as it was" if target.exists() else "was not made"
+        raise e.with_note(f"nothing was written: {display_path(target)} {kept}", staged, target) from None
     finally:
         if staged.exists():
-            shutil.rmtree(staged)
+            whole_files.remove_tree(staged)
     summary = [
         f"{source.name}: {len(rows)} experiments x {len(runs)} runs ({plural(len(settings.deployments), 'deployment')} "
         f"x {plural(len(settings.param_sets), 'parameter set')} x {plural(settings.nrun, 'run')}), "

@@ -1,6 +1,7 @@
 """The registry (registry/*.csv): the one list of operations, topologies,
 constructors, orders, datatypes, kernel parameters and guidelines."""
 import csv
+import dataclasses
 import functools
 import os
 import pathlib
@@ -28,7 +29,13 @@ class Registry:
         self.datatypes = by_name("datatypes")
         self.parameters = by_name("parameters")
         self.guidelines = {row["id"]: row for row in read_table("guidelines")}
-        self.limits = {row["name"]: int(row["value"]) for row in read_table("limits")}
+        self.bounds = {row["name"]: Bound.from_row(row) for row in read_table("limits")}
+        # name -> the default, else the maximum (the kernel's NBH_LIMIT_<NAME>)
+        self.limits = {name: b.default if b.default is not None else b.high for name, b in self.bounds.items()}
+
+    def check_bound(self, name, value, what=None):
+        """None, or why VALUE is outside the bound NAME of limits.csv."""
+        return self.bounds[name].problem(value, what)
 
     def parameter_range(self, parameter):
         """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""
@@ -53,6 +60,39 @@ class Registry:
     def design_parameters(self):
         """What a campaign design may vary: not id, nrep, seed (campaign settings)."""
         return [name for name in self.parameters if name not in ("id", "nrep", "seed")]
+
+
+def number(text):
+    """A limits.csv cell: int when it is one, else float; None when empty."""
+    if not text:
+        return None
+    return int(text) if text.lstrip("-").isdigit() else float(text)
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    """A row of registry/limits.csv: a number's inclusive range (docs/robustness.md)."""
+    name: str
+    low: object
+    high: object
+    default: object
+    unit: str
+    given_in: str
+
+    @classmethod
+    def from_row(cls, row):
+        return cls(row["name"], number(row["min"]), number(row["max"]), number(row["default"]),
+                   row["unit"], row["given_in"])
+
+    def problem(self, value, what=None):
+        """None if VALUE is within the bound, else the reason ("WHAT V is outside LOW..HIGH ...")."""
+        if (self.low is None or value >= self.low) and (self.high is None or value <= self.high):
+            return None
+        unit = f" {self.unit}" if self.unit else ""
+        low = "" if self.low is None else self.low
+        high = "" if self.high is None else self.high
+        what = self.name if what is None else what
+        return f"{what + ' ' if what else ''}{value} is outside {low}..{high}{unit} (registry/limits.csv: {self.name})"
 
 
 @functools.lru_cache(maxsize=None)

@@ -86,6 +86,9 @@ def parse_value(reg, parameter, value):
         number = math.nan
     if not math.isfinite(number) or number < 0:
         raise RowError(parameter, f"'{text}' is not a number >= 0")
+    low, high = reg.parameter_range(parameter)
+    if high is not None and number > high:
+        raise RowError(parameter, f"{text} is outside {low}..{high} (registry/parameters.csv)")
     return int(number) if number.is_integer() else number
 
 

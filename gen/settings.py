@@ -5,6 +5,7 @@
     nrun = 30                                           kernel launches per deployment and parameter set
     nrep = 50                                           repetitions of every experiment
     time_limit = 2:00:00                                per run: Slurm's --time, also enforced locally
+    experiments_time_limit = 2:00                       the most experiments.py may take (default 120 s)
     seed = 20170901                                     campaign seed (run seeds derive from it; default 1)
     env = slurm-openmpi                                 default environment (optional)
 
@@ -30,7 +31,9 @@ class ValueProblem(ValueError):
 
 
 def parse_deployments(text):
-    """'10x16, 20x16' -> [(10, 16), (20, 16)]: nodes x processes per node."""
+    """'10x16, 20x16' -> [(10, 16), (20, 16)]: nodes x processes per node,
+    each within the bounds of registry/limits.csv (nodes, ppn, nprocs)."""
+    reg = registry.load()
     deployments = []
     for item in text.split(","):
         item = item.strip()
@@ -40,23 +43,46 @@ def parse_deployments(text):
         nodes, ppn = int(match.group(1)), int(match.group(2))
         if nodes < 1 or ppn < 1:
             raise ValueProblem(f"'{item}': nodes and processes per node must be at least 1")
+        problem = (reg.check_bound("nodes", nodes, f"'{item}': nodes") or reg.check_bound("ppn", ppn, f"'{item}': ppn")
+                   or reg.check_bound("nprocs", nodes * ppn, f"'{item}': nodes x ppn ="))
+        if problem:
+            raise ValueProblem(problem)
         if (nodes, ppn) in deployments:
             raise ValueProblem(f"'{item}' is listed twice")
         deployments.append((nodes, ppn))
+    problem = registry.load().check_bound("deployments", len(deployments), "deployments")
+    if problem:
+        raise ValueProblem(problem)
     return deployments
 
 
-def parse_count(text, low=1, high=100_000_000):
+def parse_integer(text, low):
     if not re.fullmatch(r"\d+", text):
         raise ValueProblem(f"'{text}' is not an integer >= {low}")
-    value = int(text)
-    if not low <= value <= high:
-        raise ValueProblem(f"{value} is outside {low}..{high}")
+    return int(text)
+
+
+def parse_nrun(text):
+    value = parse_integer(text, 1)
+    problem = registry.load().check_bound("nrun", value, "")
+    if problem:
+        raise ValueProblem(problem)
     return value
 
 
-def parse_seed(text):
-    return parse_count(text, 0, (1 << 64) - 1)
+def parse_kernel_integer(name):
+    """A setting that is a kernel parameter too (nrep, seed): its range is parameters.csv's."""
+    def parse(text):
+        low, high = registry.load().parameter_range(name)
+        value = parse_integer(text, low)
+        if not low <= value <= high:
+            raise ValueProblem(f"{value} is outside {low}..{high} (registry/parameters.csv: {name})")
+        return value
+    return parse
+
+
+parse_nrep = parse_kernel_integer("nrep")
+parse_seed = parse_kernel_integer("seed")
 
 
 def parse_time_limit(text):
@@ -80,6 +106,17 @@ def parse_time_limit(text):
     return total
 
 
+def bounded_time(name):
+    """A time setting (Slurm's formats) within its bound of registry/limits.csv, in seconds."""
+    def parse(text):
+        seconds = parse_time_limit(text)
+        problem = registry.load().check_bound(name, seconds, f"'{text}' =")
+        if problem:
+            raise ValueProblem(problem)
+        return seconds
+    return parse
+
+
 def format_time_limit(seconds):
     """Seconds as Slurm's D-HH:MM:SS (HH:MM:SS under a day)."""
     days, rest = divmod(seconds, 86400)
@@ -93,9 +130,9 @@ def parse_env_name(text):
     return text
 
 
-PARSERS = {"description": str, "deployments": parse_deployments, "nrun": parse_count,
-           "nrep": parse_count, "time_limit": parse_time_limit, "seed": parse_seed,
-           "env": parse_env_name}
+PARSERS = {"description": str, "deployments": parse_deployments, "nrun": parse_nrun,
+           "nrep": parse_nrep, "time_limit": bounded_time("time_limit"), "seed": parse_seed,
+           "env": parse_env_name, "experiments_time_limit": bounded_time("experiments_time_limit")}
 
 
 @dataclasses.dataclass
@@ -108,6 +145,8 @@ class Settings:
     time_limit: int = 0
     seed: int = 1
     env: str = ""
+    experiments_time_limit: int = dataclasses.field(
+        default_factory=lambda: registry.load().bounds["experiments_time_limit"].default)
     param_sets: dict = dataclasses.field(default_factory=dict)  # name -> {parameter: value}
     sources: dict = dataclasses.field(default_factory=dict)     # setting -> where it was given
 
@@ -116,7 +155,8 @@ class Settings:
                 "deployments": [f"{n}x{p}" for n, p in self.deployments],
                 "nrun": self.nrun, "nrep": self.nrep,
                 "time_limit": format_time_limit(self.time_limit), "seed": self.seed,
-                "env": self.env, "param_sets": self.param_sets, "sources": self.sources}
+                "env": self.env, "experiments_time_limit": self.experiments_time_limit,
+                "param_sets": self.param_sets, "sources": self.sources}
 
 
 def apply_setting(settings, key, text, where):
@@ -247,4 +287,16 @@ def apply_overrides(settings, overrides):
                            f"(it has: {', '.join(settings.param_sets)})")
         settings.param_sets = {n: settings.param_sets[n] for n in overrides.param_sets}
         settings.sources["param_sets"] = "--set"
+    check_run_count(settings)
     return settings
+
+
+def check_run_count(settings):
+    """deployments x parameter sets x nrun within the runs bound, naming where each came from."""
+    runs = len(settings.deployments) * len(settings.param_sets) * settings.nrun
+    problem = registry.load().check_bound("runs", runs, "runs")
+    if problem:
+        where = ", ".join(f"{key} from {settings.sources.get(key, 'campaign.conf')}"
+                          for key in ("deployments", "param_sets", "nrun"))
+        raise NbhError(f"{len(settings.deployments)} deployments x {len(settings.param_sets)} parameter sets x "
+                       f"nrun {settings.nrun} ({where}): {problem}")

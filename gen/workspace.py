@@ -12,22 +12,28 @@
       attempts/RUN.aN.json, .exit when and how attempt N was submitted, its exit code and final state
       archived.json               the archives made from this workspace
 """
-import csv
 import datetime
-import json
 import os
 import pathlib
 import re
-import shutil
 import subprocess
 
-from gen.errors import NbhError, display_path
+from gen import records, whole_files
+from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 
 CAMPAIGNS = ROOT / "campaigns"
 CAMPAIGN_FILES = ("campaign.conf", "experiments.py")
 NAME = re.compile(r"[A-Za-z0-9_.+-]+$")
 EXIT_CONFLICT = 3
+# What campaign.json and runs.csv must hold (docs/workflow.md).
+INFO_FIELDS = {"campaign": str, "campaign_source": str, "env": str, "library": str, "scheduler": str,
+               "kernel": str, "settings": dict, "git_commit": str, "generated": str, "set": list,
+               "launch_env": list}
+SETTINGS_FIELDS = {"nrep": int, "time_limit": str, "param_sets": dict}
+RUN_COLUMNS = ("run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "seed",
+               "experiments_total")
+RUN_INTEGERS = ("nodes", "ppn", "nprocs", "run", "seed", "experiments_total")
 
 
 def work_root():
@@ -83,14 +89,15 @@ class Workspace:
         return self.path / "campaign.json"
 
     def info(self):
-        with open(self.info_file, encoding="utf-8") as f:
-            return json.load(f)
+        info = records.read_object(self.info_file, "campaign record", INFO_FIELDS)
+        return records.check_fields(self.info_file, "campaign record", info["settings"], SETTINGS_FIELDS) and info
 
     def runs(self):
-        return read_csv(self.path / "runs.csv")
+        return records.read_table(self.path / "runs.csv", "run table", RUN_COLUMNS, RUN_INTEGERS)
 
     def experiments(self):
-        return read_csv(self.path / "experiments.csv")
+        return records.read_table(self.path / "experiments.csv", "experiment table", ("id", "nrep"),
+                                  ("id", "nrep"))
 
     def input(self, run_id, attempt):
         return self.inputs / (f"{run_id}.csv" if attempt == 1 else f"{run_id}.a{attempt}.csv")
@@ -130,17 +137,8 @@ class Workspace:
         return files
 
 
-def read_csv(path):
-    with open(path, newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f))
-
-
 def write_csv(path, columns, rows):
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f, lineterminator="\n")
-        writer.writerow(columns)
-        for row in rows:
-            writer.writerow(["" if row.get(c) is None else row[c] for c in columns])
+    whole_files.write_csv(path, columns, rows)
 
 
 def find_workspace(argument):
@@ -163,13 +161,21 @@ def unarchived(workspace):
     """Whether WORKSPACE holds results or attempts that no archive has taken."""
     if not workspace.attempts.is_dir() or not any(workspace.attempts.glob("*.json")):
         return False
-    archived = workspace.path / "archived.json"
-    if archived.is_file():
-        with open(archived, encoding="utf-8") as f:
-            history = json.load(f)
-        if history and history[-1].get("fingerprint") == workspace.fingerprint():
-            return False
-    return True
+    history = archive_history(workspace)
+    return not (history and history[-1]["fingerprint"] == workspace.fingerprint())
+
+
+def archive_history(workspace):
+    """archived.json: [{archive, created, fingerprint}], oldest first ([] before the first archive)."""
+    path = workspace.path / "archived.json"
+    if not path.is_file():
+        return []
+    history = records.read_json(path, "archive history")
+    if not isinstance(history, list):
+        raise records.RecordError(path, "archive history", "a JSON list expected")
+    for entry in history:
+        records.check_fields(path, "archive history", entry, {"archive": str, "fingerprint": list})
+    return history
 
 
 def git_state():
@@ -188,11 +194,14 @@ def git_state():
 def replace_directory(target, staged):
     """Moves STAGED to TARGET, removing what was at TARGET."""
     old = target.with_name(f".{target.name}.old-{os.getpid()}")
-    if target.exists():
-        target.rename(old)
-    staged.rename(target)
+    try:
+        if target.exists():
+            target.rename(old)
+        staged.rename(target)
+    except OSError as e:
+        raise FileError(target, e) from None
     if old.exists():
-        shutil.rmtree(old)
+        whole_files.remove_tree(old)
 
 
 def stage_workspace(name):
@@ -207,10 +216,31 @@ def stage_workspace(name):
             raise NbhError(f"{display_path(target)} holds results that are not archived; archive them "
                            f"(nbhbench archive {name}) or move {display_path(target)} away, "
                            "then generate again", EXIT_CONFLICT)
+    remove_stale_stages(target)
     staged = target.with_name(f".{name}.new-{os.getpid()}")
     if staged.exists():
-        shutil.rmtree(staged)
-    staged.mkdir(parents=True)
+        whole_files.remove_tree(staged)
     for folder in ("inputs", "jobs", "results", "logs", "attempts", "env"):
-        (staged / folder).mkdir()
+        whole_files.make_directory(staged / folder)
     return target, staged
+
+
+def remove_stale_stages(target):
+    """Removes .NAME.new-PID and .NAME.old-PID directories whose generate was
+    killed (PID gone): never a workspace, only ever half of one."""
+    if not target.parent.is_dir():
+        return
+    for path in target.parent.glob(f".{target.name}.*-*"):
+        kind, _, pid = path.name[len(target.name) + 2:].partition("-")
+        if kind in ("new", "old") and pid.isdigit() and not pid_alive(int(pid)):
+            whole_files.remove_tree(path)
+
+
+def pid_alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -125,14 +125,14 @@ static void csv_quoted(FILE *f, const char *s)
     fputc('"', f);
 }
 
-int control_variables_write(const char *path)
+char *control_variables_csv(int *count, size_t *size)
 {
     int n, written = 0;
+    *count = 0;
     if (!started)
-        return -1;
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
+        return NULL;
+    char *text = NULL;
+    FILE *f = open_memstream(&text, size);
     fprintf(f, "name,value\n");
     if (MPI_T_cvar_get_num(&n) == MPI_SUCCESS) {
         for (int i = 0; i < n; i++) {
@@ -147,7 +147,8 @@ int control_variables_write(const char *path)
         }
     }
     fclose(f);
-    return written;
+    *count = written;
+    return text;
 }
 
 /* Edit distance, for suggesting the name a typo was meant to be. */

@@ -11,9 +11,9 @@
 int control_variables_start(void);
 void control_variables_stop(void);
 
-/* Writes name,value for every readable variable not bound to an object.
- * Returns how many were written, or -1 if MPI_T or the file failed. */
-int control_variables_write(const char *path);
+/* The CSV text (name,value) of every readable variable not bound to an
+ * object, to free(); *count: how many. NULL if MPI_T is not started. */
+char *control_variables_csv(int *count, size_t *size);
 
 enum cvar_verdict { CVAR_IN_FORCE, CVAR_DIFFERS, CVAR_UNKNOWN, CVAR_UNREADABLE };
 

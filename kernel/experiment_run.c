@@ -73,7 +73,7 @@ static void dump_lists(const struct run_context *ctx, int comm_rank, struct outp
             fprintf(rows, "%ld,%d,%d,%s,%d,%d\n", ctx->e->id, base_rank, comm_rank, lists[l].name, i,
                     lists[l].ranks[i] == MPI_PROC_NULL ? -1 : lists[l].ranks[i]);
     fclose(rows);
-    gather_text(ctx->base, text, size, out->lists);
+    gather_text(ctx->base, text, size, &out->lists);
     free(text);
 }
 
@@ -87,8 +87,8 @@ static void close_topology(struct run_context *ctx)
     free(ctx->recv_tags);
 }
 
-long experiment_run(const struct experiment *e, const struct run_settings *settings,
-                    struct output *out)
+int experiment_run(const struct experiment *e, const struct run_settings *settings, struct output *out,
+                   long *findings_total)
 {
     struct run_context ctx;
     memset(&ctx, 0, sizeof(ctx));
@@ -118,21 +118,23 @@ long experiment_run(const struct experiment *e, const struct run_settings *setti
     int base_rank;
     MPI_Comm_rank(ctx.base, &base_rank);
     MPI_Reduce(seconds, slowest, (int)e->nrep, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
-    if (base_rank == 0) {
-        if (output_results(out, e, slowest) != 0) {
-            fprintf(stderr, "nbh-kernel: %s.results.csv: cannot write: %s\n", out->prefix, strerror(errno));
-            MPI_Abort(ctx.base, 3);
-        }
-        if (e->order == ORDER_RAND)
-            output_seeds(out, e, ctx.nprocs);
-    }
-    long total = 0;
+    *findings_total = 0;
     if (check) {
-        total = findings_report(check, ctx.base, out->findings, e);
+        *findings_total = findings_report(check, ctx.base, &out->findings, e);
         findings_free(check);
     }
+    /* Every table gets this experiment whole, or none of it does; everyone
+     * learns the verdict, so a full disk stops all processes alike. */
+    int status = 0;
+    if (base_rank == 0) {
+        if (e->order == ORDER_RAND)
+            output_seeds(out, e, ctx.nprocs);
+        output_results(out, e, slowest);
+        status = output_end_experiment(out);
+    }
+    MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
     free(seconds);
     free(slowest);
     close_topology(&ctx);
-    return total;
+    return status;
 }

@@ -15,9 +15,11 @@ struct run_settings {
 
 /* Runs one experiment on every process of base: builds the neighborhood
  * and the topology communicator, times nrep repetitions, reduces the times
- * (MAX over processes) to rank 0, which writes them. Returns the number of
- * data-check findings. */
-long experiment_run(const struct experiment *e, const struct run_settings *settings,
-                    struct output *out);
+ * (MAX over processes) to rank 0, which writes them. Sets the number of
+ * data-check findings; returns 0, or on every process the errno of an
+ * output that could not be written (rank 0 has the message in out->error;
+ * no table holds any of the experiment). */
+int experiment_run(const struct experiment *e, const struct run_settings *settings, struct output *out,
+                   long *findings_total);
 
 #endif

@@ -4,7 +4,7 @@
 
 #include "dissemination_barrier.h"
 
-void gather_text(MPI_Comm comm, const char *text, size_t size, FILE *out)
+void gather_text(MPI_Comm comm, const char *text, size_t size, struct table *out)
 {
     int rank, p;
     MPI_Comm_rank(comm, &rank);
@@ -16,15 +16,14 @@ void gather_text(MPI_Comm comm, const char *text, size_t size, FILE *out)
             MPI_Send(text, (int)length, MPI_CHAR, 0, NBH_GATHER_TAG, comm);
         return;
     }
-    fwrite(text, 1, size, out);
+    table_append(out, text, size);
     for (int source = 1; source < p; source++) {
         MPI_Recv(&length, 1, MPI_LONG, source, NBH_GATHER_TAG, comm, MPI_STATUS_IGNORE);
         if (length == 0)
             continue;
         char *received = malloc((size_t)length);
         MPI_Recv(received, (int)length, MPI_CHAR, source, NBH_GATHER_TAG, comm, MPI_STATUS_IGNORE);
-        fwrite(received, 1, (size_t)length, out);
+        table_append(out, received, (size_t)length);
         free(received);
     }
-    fflush(out);
 }

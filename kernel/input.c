@@ -40,8 +40,9 @@ static int fail(struct parser *p, const char *column, const char *format, ...)
     return -1;
 }
 
-/* A line of printable ASCII and tabs; anything else is reported at its
- * column: the header's name for that field once the header is known. */
+/* A line of printable ASCII and tabs, ended by LF or CRLF; anything else
+ * is reported at its column: the header's name for that field once the
+ * header is known. No message ever echoes a control character. */
 static int check_text(struct parser *p, const char *line, size_t size, int header_known,
                       char header[][64])
 {
@@ -50,6 +51,9 @@ static int check_text(struct parser *p, const char *line, size_t size, int heade
         unsigned char c = (unsigned char)line[i];
         if (c == ',')
             field++;
+        if (c == '\r' && i + 1 < size)
+            return fail(p, NULL, "a carriage return (CR, 0x0d) inside the line: the file has CR-only "
+                        "line ends (old Mac); write LF or CRLF line ends");
         if (c == '\t' || c == '\r' || (c >= 0x20 && c < 0x7f))
             continue;
         char column[80];
@@ -162,6 +166,9 @@ static int parse_number(struct parser *p, int k, const char *s, double *out)
         return fail(p, name, "'%s' is not a number", s);
     if (v < 0)
         return fail(p, name, "%s is negative", s);
+    if (parameter_table[k].max != NBH_NO_BOUND && v > (double)parameter_table[k].max)
+        return fail(p, name, "%s is outside %llu..%llu (registry/parameters.csv)", s,
+                    (unsigned long long)parameter_table[k].min, (unsigned long long)parameter_table[k].max);
     *out = v;
     return 1;
 }

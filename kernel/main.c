@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "busy_work.h"
 #include "control_variables.h"
@@ -20,7 +21,9 @@
 #define NBH_VERSION "unknown"
 #endif
 
-enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3 };
+/* docs/kernel.md: 3 an output cannot be created or written; 4 the same
+ * because the file system (or quota) is full. */
+enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3, EXIT_NO_SPACE = 4 };
 #define MAX_INPUT_BYTES ((long)NBH_LIMIT_MAX_INPUT_BYTES)
 #define MAX_EXPECTED 256
 
@@ -91,15 +94,27 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
             break;
         case 'm':
             o->max_memory = strtod(optarg, &end);
-            if (*end || !(o->max_memory > 0)) {
-                snprintf(error, size, "--max-memory: '%s' is not a positive number of bytes", optarg);
+            if (*end || end == optarg || !isfinite(o->max_memory)) {
+                snprintf(error, size, "--max-memory: '%s' is not a number of bytes", optarg);
+                return -1;
+            }
+            if (o->max_memory < NBH_LIMIT_MAX_MEMORY_MIN || o->max_memory > NBH_LIMIT_MAX_MEMORY_MAX) {
+                snprintf(error, size, "--max-memory: %s is outside %lld..%lld bytes (registry/limits.csv: "
+                         "max_memory)", optarg, NBH_LIMIT_MAX_MEMORY_MIN, NBH_LIMIT_MAX_MEMORY_MAX);
                 return -1;
             }
             break;
         case 'r':
             o->countdown_rate = strtod(optarg, &end);
-            if (*end || !(o->countdown_rate > 0) || !isfinite(o->countdown_rate)) {
-                snprintf(error, size, "--countdown-rate: '%s' is not a positive number", optarg);
+            if (*end || end == optarg || !isfinite(o->countdown_rate)) {
+                snprintf(error, size, "--countdown-rate: '%s' is not a number", optarg);
+                return -1;
+            }
+            if (o->countdown_rate < NBH_LIMIT_COUNTDOWN_RATE_MIN ||
+                o->countdown_rate > NBH_LIMIT_COUNTDOWN_RATE_MAX) {
+                snprintf(error, size, "--countdown-rate: %s is outside %g..%g steps per us "
+                         "(registry/limits.csv: countdown_rate)", optarg, (double)NBH_LIMIT_COUNTDOWN_RATE_MIN,
+                         (double)NBH_LIMIT_COUNTDOWN_RATE_MAX);
                 return -1;
             }
             break;
@@ -251,6 +266,48 @@ static void barrier_report(MPI_Comm comm)
         printf("processes %d barrier_us %.3f\n", p, slowest * 1e6);
 }
 
+static int output_exit_code(int err)
+{
+    return output_error_is_no_space(err) ? EXIT_NO_SPACE : EXIT_OUTPUT;
+}
+
+static int has_rand_order(const struct input *in)
+{
+    for (int i = 0; i < in->count; i++)
+        if (in->experiments[i].order == ORDER_RAND)
+            return 1;
+    return 0;
+}
+
+/* Rank 0, before measuring: the tables, the control variables and the first
+ * provenance, none over an existing file. On failure nothing is left
+ * behind. Returns 0, or the errno with the message. */
+static int open_outputs(struct output *out, const struct options *o, const struct input *in,
+                        struct provenance *prov, const char *cvars_path, char *error, size_t size)
+{
+    if (output_open(out, o->prefix, o->validate, o->dump_lists, has_rand_order(in)) != 0) {
+        snprintf(error, size, "%s", out->error);
+        return out->error_number ? out->error_number : EIO;
+    }
+    size_t length = 0;
+    char *cvars = control_variables_csv(&prov->cvars, &length);
+    int wrote_cvars = cvars != NULL;
+    int status = cvars ? document_write(cvars_path, cvars, length, 1, error, size) : 0;
+    int err = errno;
+    free(cvars);
+    if (status == 0) {
+        status = provenance_write(prov, "running", error, size);
+        err = errno;
+        if (status != 0 && wrote_cvars)
+            unlink(cvars_path);
+    }
+    if (status != 0) {
+        output_discard(out);
+        return err ? err : EIO;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -306,34 +363,44 @@ int main(int argc, char **argv)
     if (check_expected_variables(&opt, base, &prov, error, sizeof(error)) != 0)
         return finish(rank, EXIT_BAD_INPUT, error);
 
-    struct output out;
-    status = rank == 0 ? output_open(&out, opt.prefix, opt.validate, opt.dump_lists, error, sizeof(error)) : 0;
+    static struct output out;
+    provenance_collect(&prov, base);
+    status = rank == 0 ? open_outputs(&out, &opt, &in, &prov, cvars_path, error, sizeof(error)) : 0;
     MPI_Bcast(&status, 1, MPI_INT, 0, base);
     if (status != 0)
-        return finish(rank, EXIT_OUTPUT, error);
-
-    provenance_collect(&prov, base);
-    if (rank == 0) {
-        prov.cvars = control_variables_write(cvars_path);
-        provenance_write(&prov, "running");
-    }
+        return finish(rank, output_exit_code(status), error);
 
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
                                    .dump_lists = opt.dump_lists};
-    for (int i = 0; i < in.count; i++) {
-        prov.findings += experiment_run(&in.experiments[i], &settings, &out);
-        prov.experiments_done++;
+    for (int i = 0; i < in.count && status == 0; i++) {
+        long findings = 0;
+        status = experiment_run(&in.experiments[i], &settings, &out, &findings);
+        if (status == 0) {
+            prov.findings += findings;
+            prov.experiments_done++;
+        }
     }
 
     if (rank == 0) {
         provenance_now(prov.end_time, sizeof(prov.end_time));
-        provenance_write(&prov, "complete");
+        char message[4400];
+        if (status != 0) {
+            /* Every finished experiment is kept whole; the provenance says
+             * why the run stopped (if there is room to say it). */
+            snprintf(error, sizeof(error), "%s", out.error);
+            prov.error = error;
+            provenance_write(&prov, "stopped", message, sizeof(message));
+        } else if (provenance_write(&prov, "complete", message, sizeof(message)) != 0) {
+            status = errno;
+            snprintf(error, sizeof(error), "%s", message);
+        }
         output_close(&out);
         if (prov.findings > 0)
             fprintf(stderr, "nbh-kernel: data check: %ld findings, see %s.findings.csv\n",
                     prov.findings, opt.prefix);
         free(prov.hosts_json);
     }
+    MPI_Bcast(&status, 1, MPI_INT, 0, base);
     input_free(&in);
-    return finish(rank, 0, NULL);
+    return finish(rank, status ? output_exit_code(status) : 0, status ? error : NULL);
 }

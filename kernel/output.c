@@ -1,7 +1,6 @@
 #include "output.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,112 +8,114 @@
 
 #include "seeds.h"
 
+static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv",
+                                       ".findings.csv", ".seeds.csv", ".lists.csv"};
+
 void output_path(const char *prefix, const char *suffix, char *out, size_t size)
 {
     snprintf(out, size, "%s%s", prefix, suffix);
 }
 
-static int create_new(const char *path, char *error, size_t size)
+/* A table PREFIX+suffix with its CSV header (never one that exists), or
+ * fd -1 when not wanted. */
+static int open_table(struct output *o, struct table *t, int wanted, const char *suffix, const char *header)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
-    if (fd < 0)
-        snprintf(error, size, "%s: cannot create: %s%s", path, strerror(errno),
-                 errno == EEXIST ? " (results are never overwritten; choose another prefix)" : "");
-    return fd;
-}
-
-static int write_all(int fd, const char *data, size_t size)
-{
-    while (size > 0) {
-        ssize_t n = write(fd, data, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return -1;
-        data += n;
-        size -= (size_t)n;
+    t->fd = -1;
+    if (!wanted)
+        return 0;
+    char path[4200];
+    output_path(o->prefix, suffix, path, sizeof(path));
+    if (table_create(t, path, header, o->error, sizeof(o->error)) != 0) {
+        o->error_number = errno;
+        return -1;
     }
     return 0;
 }
 
-/* A side file PREFIX+suffix with its CSV header, never one that exists. */
-static FILE *create_table(const char *prefix, const char *suffix, const char *header, char *error,
-                          size_t size)
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds)
 {
-    char path[4200];
-    output_path(prefix, suffix, path, sizeof(path));
-    int fd = create_new(path, error, size);
-    if (fd < 0)
-        return NULL;
-    FILE *f = fdopen(fd, "w");
-    fputs(header, f);
-    fflush(f);
-    return f;
-}
-
-int output_open(struct output *o, const char *prefix, int validate, int dump_lists, char *error,
-                size_t size)
-{
-    char path[4200];
     memset(o, 0, sizeof(*o));
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
-    o->results = -1;
-    output_path(prefix, ".results.csv", path, sizeof(path));
-    if ((o->results = create_new(path, error, size)) < 0)
-        return -1;
-    const char *header = "id,rep,seconds\n";
-    if (write_all(o->results, header, strlen(header)) < 0) {
-        snprintf(error, size, "%s: cannot write: %s", path, strerror(errno));
+    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = -1;
+    for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+        char path[4200];
+        output_path(prefix, suffixes[i], path, sizeof(path));
+        if (access(path, F_OK) == 0) {
+            snprintf(o->error, sizeof(o->error), "%s: cannot create: File exists (outputs are never "
+                     "overwritten; choose another prefix)", path);
+            o->error_number = EEXIST;
+            return -1;
+        }
+    }
+    if (open_table(o, &o->results, 1, ".results.csv", "id,rep,seconds\n") != 0 ||
+        open_table(o, &o->findings, validate, ".findings.csv",
+                   "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
+        open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
+        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor\n") != 0) {
+        output_discard(o);
         return -1;
     }
-    if (validate && !(o->findings = create_table(prefix, ".findings.csv",
-                                                 "id,op,topology,kind,rank,slot,expected_rank,"
-                                                 "expected_name,got_rank,got_name,reps\n", error, size)))
-        return -1;
-    if (dump_lists && !(o->lists = create_table(prefix, ".lists.csv",
-                                                "id,rank,comm_rank,list,position,neighbor\n", error, size)))
-        return -1;
     return 0;
 }
 
-int output_results(struct output *o, const struct experiment *e, const double *seconds)
+void output_results(struct output *o, const struct experiment *e, const double *seconds)
 {
     size_t capacity = (size_t)e->nrep * 48 + 1, used = 0;
     char *text = malloc(capacity);
     for (long i = 0; i < e->nrep; i++)
         used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e\n", e->id, i, seconds[i]);
-    /* One write: a process killed after it returns loses nothing of this
-     * experiment, and one killed before leaves no partial experiment. */
-    int status = write_all(o->results, text, used);
+    table_append(&o->results, text, used);
     free(text);
-    return status;
 }
 
 void output_seeds(struct output *o, const struct experiment *e, int nprocs)
 {
-    if (!o->seeds) {
-        char path[4200];
-        output_path(o->prefix, ".seeds.csv", path, sizeof(path));
-        o->seeds = fopen(path, "w");
-        if (!o->seeds)
-            return;
-        fprintf(o->seeds, "id,rank,seed\n");
-    }
+    char *text = NULL;
+    size_t size = 0;
+    FILE *rows = open_memstream(&text, &size);
     for (int r = 0; r < nprocs; r++)
-        fprintf(o->seeds, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, e->id, r));
-    fflush(o->seeds);
+        fprintf(rows, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, e->id, r));
+    fclose(rows);
+    table_append(&o->seeds, text, size);
+    free(text);
+}
+
+int output_end_experiment(struct output *o)
+{
+    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists};
+    int failed = 0;
+    for (int i = 0; i < 4; i++)
+        failed |= table_failed(tables[i]);
+    if (!failed) {
+        for (int i = 0; i < 4; i++)
+            table_commit(tables[i]);
+        return 0;
+    }
+    int first = 0;
+    for (int i = 0; i < 4; i++) {
+        char message[sizeof(o->error)];
+        int err = table_rollback(tables[i], message, sizeof(message));
+        if (err && !first) {
+            first = err;
+            snprintf(o->error, sizeof(o->error), "%s", message);
+        }
+    }
+    o->error_number = first;
+    return first;
+}
+
+void output_discard(struct output *o)
+{
+    table_discard(&o->results);
+    table_discard(&o->findings);
+    table_discard(&o->seeds);
+    table_discard(&o->lists);
 }
 
 void output_close(struct output *o)
 {
-    if (o->results >= 0)
-        close(o->results);
-    if (o->findings)
-        fclose(o->findings);
-    if (o->seeds)
-        fclose(o->seeds);
-    if (o->lists)
-        fclose(o->lists);
-    o->results = -1;
-    o->findings = o->seeds = o->lists = NULL;
+    table_close(&o->results);
+    table_close(&o->findings);
+    table_close(&o->seeds);
+    table_close(&o->lists);
 }

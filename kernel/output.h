@@ -1,34 +1,44 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
- *   PREFIX.results.csv   id,rep,seconds: nrep rows per experiment, each
- *                        experiment's rows written at once and flushed
+ *   PREFIX.results.csv   id,rep,seconds: nrep rows per experiment
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
  *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
  *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
- * None is ever overwritten: an existing file is an error. */
+ * None is ever overwritten: an existing file is an error before anything
+ * runs. Every table gets an experiment's rows whole or not at all
+ * (whole_output.h): output_end_experiment commits them in every table, or
+ * cuts every table back to the experiment before. */
 #ifndef NBH_OUTPUT_H
 #define NBH_OUTPUT_H
 
 #include <stdio.h>
 
 #include "experiment.h"
+#include "whole_output.h"
 
 struct output {
     char prefix[4096];
-    int results;      /* file descriptor */
-    FILE *findings;   /* NULL unless validating */
-    FILE *seeds;      /* opened at the first RAND experiment */
-    FILE *lists;      /* NULL unless dumping lists */
+    struct table results;
+    struct table findings;   /* fd -1 unless validating */
+    struct table seeds;      /* fd -1 unless the input has RAND experiments */
+    struct table lists;      /* fd -1 unless dumping lists */
+    char error[4400];        /* the message of the first failure */
+    int error_number;        /* its errno (output_error_is_no_space) */
 };
 
-/* Creates the results (and findings) files. 0, or -1 with a message. */
-int output_open(struct output *o, const char *prefix, int validate, int dump_lists, char *error,
-                size_t size);
-/* Appends one experiment's rows with a single write. */
-int output_results(struct output *o, const struct experiment *e, const double *seconds);
-/* Records the seed of every process of a RAND experiment. */
+/* Refuses if any output file of PREFIX exists, then creates the tables.
+ * 0, or -1 with the message in o->error (nothing is left behind). */
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds);
+/* Appends one experiment's rows to the results table. */
+void output_results(struct output *o, const struct experiment *e, const double *seconds);
+/* Appends the seed of every process of a RAND experiment. */
 void output_seeds(struct output *o, const struct experiment *e, int nprocs);
+/* Commits the experiment's rows in every table, or (after a failed write)
+ * cuts every table back to before it: 0, or the errno with o->error. */
+int output_end_experiment(struct output *o);
+/* Removes every table (a run that stops before measuring leaves nothing). */
+void output_discard(struct output *o);
 void output_close(struct output *o);
 /* PREFIX + suffix, in out. */
 void output_path(const char *prefix, const char *suffix, char *out, size_t size);

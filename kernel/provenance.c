@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "seeds.h"
+#include "whole_output.h"
 
 #ifndef NBH_VERSION
 #define NBH_VERSION "unknown"
@@ -143,15 +144,17 @@ static void environment_json(FILE *f)
     fputs(first ? "}" : "\n  }", f);
 }
 
-int provenance_write(const struct provenance *p, const char *status)
+int provenance_write(struct provenance *p, const char *status, char *error, size_t size)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", p->path);
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return -1;
+    char *text = NULL;
+    size_t length = 0;
+    FILE *f = open_memstream(&text, &length);
     fprintf(f, "{\n  \"status\": ");
     json_string(f, status);
+    if (p->error) {
+        fprintf(f, ",\n  \"error\": ");
+        json_string(f, p->error);
+    }
     fprintf(f, ",\n  \"kernel_version\": ");
     json_string(f, NBH_VERSION);
     fprintf(f, ",\n  \"library\": ");
@@ -198,7 +201,10 @@ int provenance_write(const struct provenance *p, const char *status)
     fprintf(f, ",\n  \"environment\": ");
     environment_json(f);
     fprintf(f, "\n}\n");
-    if (fclose(f) != 0)
-        return -1;
-    return rename(tmp, p->path);
+    fclose(f);
+    int status_code = document_write(p->path, text, length, !p->written, error, size);
+    free(text);
+    if (status_code == 0)
+        p->written = 1;
+    return status_code;
 }

@@ -1,6 +1,8 @@
 /* PREFIX.prov.json: what a result needs to be trusted and reproduced. Written
- * by rank 0 when the run starts (status "running") and again when it ends
- * ("complete"); a run that died keeps the first. */
+ * by rank 0 when the run starts (status "running"; never over an existing
+ * file) and again when it ends ("complete", or "stopped" with the error that
+ * stopped it); a run that died keeps the first. Each version is written
+ * whole (whole_output.h). */
 #ifndef NBH_PROVENANCE_H
 #define NBH_PROVENANCE_H
 
@@ -25,6 +27,8 @@ struct provenance {
     int experiments_done;
     long findings;
     int cvars;                 /* control variables recorded */
+    const char *error;         /* what stopped the run ("stopped"), else NULL */
+    int written;               /* a version exists: the next replaces it */
     struct {
         const char *name;      /* NAME or NAME=VALUE, as given to --expect-cvar */
         char in_force[256];
@@ -34,8 +38,9 @@ struct provenance {
 
 /* Collective on comm: fills what every run records (library, hosts, time). */
 void provenance_collect(struct provenance *p, MPI_Comm comm);
-/* Rank 0: (re)writes the file atomically. 0 or -1. */
-int provenance_write(const struct provenance *p, const char *status);
+/* Rank 0: writes the file whole, the first time never over an existing
+ * one. 0, or -1 with the message in error and errno set. */
+int provenance_write(struct provenance *p, const char *status, char *error, size_t size);
 void provenance_now(char *out, size_t size);
 
 #endif

@@ -167,7 +167,7 @@ void validation_check_lists(const struct run_context *ctx, const struct neighbor
                  computed->outdegree, l->outdegree, ordered, f);
 }
 
-long findings_report(struct findings *f, MPI_Comm base, FILE *out, const struct experiment *e)
+long findings_report(struct findings *f, MPI_Comm base, struct table *out, const struct experiment *e)
 {
     long mine = f->count, total = 0;
     MPI_Allreduce(&mine, &total, 1, MPI_LONG, MPI_SUM, base);

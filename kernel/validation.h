@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "run_context.h"
+#include "whole_output.h"
 
 #define NBH_FINDING_KINDS(X) \
     X(wrong_sender)          \
@@ -54,9 +55,9 @@ void validation_check(struct run_context *ctx, struct findings *f);
 void validation_check_lists(const struct run_context *ctx, const struct neighbor_lists *computed,
                             int ordered, struct findings *f);
 
-/* Writes every process's findings as CSV rows on rank 0 of base.
- * Returns the total number of findings (on every rank). */
-long findings_report(struct findings *f, MPI_Comm base, FILE *out, const struct experiment *e);
+/* Appends every process's findings as CSV rows to the table on rank 0 of
+ * base. Returns the total number of findings (on every rank). */
+long findings_report(struct findings *f, MPI_Comm base, struct table *out, const struct experiment *e);
 
 extern const char *const finding_kind_names[N_FINDING_KINDS];
 

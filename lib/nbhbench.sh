@@ -63,6 +63,27 @@ nbh_require_integer() {
     [ -z "$max" ] || ((10#$value <= max)) || nbh_die 2 "$name: $value is above $max"
 }
 
+# nbh_limit NAME COLUMN: a cell (min, max, default, unit) of the bound NAME
+# in registry/limits.csv, the one list of numeric bounds (docs/robustness.md).
+nbh_limit() {
+    awk -F, -v name="$1" -v column="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == column) c = i; next }
+        $1 == name && c { print $c; found = 1; exit }
+        END { exit !found }' "$NBH_ROOT/registry/limits.csv"
+}
+
+# nbh_require_bounded OPTION VALUE NAME: dies unless VALUE is a number within
+# the bound NAME of registry/limits.csv.
+nbh_require_bounded() {
+    local low high
+    [[ $2 =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$ ]] || nbh_die 2 "$1: '$2' is not a number"
+    if ! low=$(nbh_limit "$3" min) || ! high=$(nbh_limit "$3" max); then
+        nbh_die 1 "registry/limits.csv has no bound $3"
+    fi
+    awk -v x="$2" -v low="$low" -v high="$high" 'BEGIN { exit !((low == "" || x >= low + 0) && (high == "" || x <= high + 0)) }' ||
+        nbh_die 2 "$1: $2 is outside $low..$high (registry/limits.csv: $3)"
+}
+
 # The MPI libraries with a built kernel, one name per line.
 nbh_built_libraries() {
     local kernel

@@ -1,6 +1,7 @@
 # Writes each plot as PNG and PDF under DIR: plots/<file>.png, .pdf, in
-# forked workers (one per core, as the runs are read). Returns the plots
-# table with the PNG path (relative to DIR) and the seconds each plot took.
+# forked workers (one per core, as the runs are read), each file checked
+# whole (analyze/output_files.R). Returns the plots table with the PNG path
+# (relative to DIR) and the seconds each plot took.
 
 render_plots <- function(pd, draw, dir, width = 8, height = 5) {
   if (!nrow(pd$plots)) return(pd$plots[, `:=`(png = character(), seconds = numeric())])
@@ -10,9 +11,16 @@ render_plots <- function(pd, draw, dir, width = 8, height = 5) {
     start <- proc.time()[["elapsed"]]
     this <- pd$plots[i]
     p <- draw(this, pd$data[plot == this$plot])
-    base <- file.path(dir, "plots", this$file)
-    ggsave(paste0(base, ".png"), p, width = width, height = height, dpi = 110, type = "cairo")
-    ggsave(paste0(base, ".pdf"), p, width = width, height = height, device = cairo_pdf)
+    # Drawn in the session's temporary directory, checked, then copied: the
+    # devices neither fail nor stay quiet when DIR's disk is full.
+    for (ext in c(".png", ".pdf")) {
+      drawn <- file.path(tempdir(), paste0(this$file, ext))
+      if (ext == ".png") ggsave(drawn, p, width = width, height = height, dpi = 110, type = "cairo")
+      else ggsave(drawn, p, width = width, height = height, device = cairo_pdf)
+      check_plot_file(drawn)
+      copy_output_file(drawn, file.path(dir, "plots", paste0(this$file, ext)))
+      unlink(drawn)
+    }
     proc.time()[["elapsed"]] - start
   }))
   pd$plots[, `:=`(png = file.path("plots", paste0(file, ".png")), seconds = seconds)]

@@ -9,6 +9,7 @@ usage: c_header.py OUTPUT
 """
 import csv
 import pathlib
+import re
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -51,10 +52,23 @@ def macro(table, columns):
     return "\n".join(lines)
 
 
+def c_number(text):
+    """A bound of limits.csv as a C literal: an integer (LL) or a double."""
+    return f"{int(text)}LL" if re.fullmatch(r"-?\d+", text) else repr(float(text))
+
+
 def limits():
-    """registry/limits.csv as #defines: NBH_LIMIT_<NAME> value."""
+    """registry/limits.csv as #defines: NBH_LIMIT_<NAME>_MIN, _MAX, _DEFAULT
+    where given, and NBH_LIMIT_<NAME>: the default, else the maximum."""
+    lines = []
     with open(HERE / "limits.csv", newline="") as f:
-        return [f"#define NBH_LIMIT_{row['name'].upper()} {int(row['value'])}LL" for row in csv.DictReader(f)]
+        for row in csv.DictReader(f):
+            name = f"NBH_LIMIT_{row['name'].upper()}"
+            for column in ("min", "max", "default"):
+                if row[column]:
+                    lines.append(f"#define {name}_{column.upper()} {c_number(row[column])}")
+            lines.append(f"#define {name} {c_number(row['default'] or row['max'])}")
+    return lines
 
 
 def main(output):

@@ -21,7 +21,11 @@ SECTIONS = [
     ("datatypes", "Datatypes", ""),
     ("parameters", "Kernel input parameters",
      "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
-    ("limits", "Kernel limits", ""),
+    ("limits", "Bounds and limits",
+     "Every number a user gives that is not a kernel input column (those have their ranges above): "
+     "`min`..`max` inclusive, checked where the value enters (`given_in`), and the default where one "
+     "applies. A value outside is refused with one line naming the file and line, the `--set` item or "
+     "the option (docs/robustness.md)."),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
 ]
 

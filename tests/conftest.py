@@ -1,9 +1,25 @@
-"""Makes the project's Python packages (gen, workflow) importable from every test."""
+"""Makes the project's Python packages (gen, workflow) and the tests' own
+helpers (tests/*.py) importable from every test; the shared fixtures."""
 import os
 import pathlib
 import sys
 
+import pytest
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 os.environ.setdefault("NBH_ROOT", str(ROOT))
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for folder in (str(ROOT), str(ROOT / "tests")):
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
+
+from small_filesystem import SmallFilesystem  # noqa: E402
+
+
+@pytest.fixture
+def small_fs(tmp_path):
+    """A private 8 MiB tmpfs (small_filesystem.py), unmounted after the test."""
+    fs = SmallFilesystem(tmp_path / "small")
+    try:
+        yield fs
+    finally:
+        fs.unmount()

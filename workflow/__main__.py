@@ -43,7 +43,7 @@ def archive_command(argv):
         return 0
     if not args.campaign:
         parser.error("give CAMPAIGN (or --verify PATH)")
-    target, rows, incomplete, checks, count = archive.archive(find_workspace(args.campaign))
+    target, rows, incomplete, checks, count, damaged = archive.archive(find_workspace(args.campaign))
     done = sum(r["state"] == "done" for r in rows)
     print(f"{args.campaign}: {done}/{len(rows)} runs complete, "
           f"{sum(r['experiments_done'] for r in rows)}/{sum(r['experiments_total'] for r in rows)} "
@@ -51,6 +51,9 @@ def archive_command(argv):
     if incomplete:
         print(f"nbhbench: archive: {len(incomplete)} of {len(rows)} runs incomplete: "
               f"{', '.join(incomplete)}", file=sys.stderr)
+    for run in damaged:
+        print(f"nbhbench: archive: run {run}; archived as damaged (state damaged in runs.csv, "
+              "its rows not taken in results/RUN.rejected.csv): analyze leaves it out", file=sys.stderr)
     for check in checks:
         if check["verdict"] != "in force":
             print(f"nbhbench: archive: run {check['run_id']}: library parameter {check['name']}="

@@ -1,24 +1,27 @@
 """`nbhbench archive`: a campaign's results and provenance in one archive
 directory, and `archive --verify` (the format: docs/archive.md)."""
-import csv
+import dataclasses
+import errno
 import hashlib
 import json
 import os
 import pathlib
-import shutil
+import sys
 import time
 
-from gen.errors import NbhError, display_path
+from gen import whole_files
+from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
-from gen.workspace import git_state, now_utc, write_csv
+from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import slurm
-from workflow.attempts import prov, read_json, run_statuses, write_json
+from workflow.attempts import prov, run_statuses
+from workflow.result_rows import HEADER, check_results
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts"]
+               "exit_code", "hosts", "rejected_rows"]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -28,18 +31,27 @@ def archives_root():
     return pathlib.Path(os.environ.get("NBH_ARCHIVES") or ROOT / "archives").absolute()
 
 
-def reserve_directory(campaign, library):
-    """A new archive directory named after the campaign, library and time (UTC);
-    never one that exists."""
-    root = archives_root()
-    root.mkdir(parents=True, exist_ok=True)
+def remove_stale_partials(root):
+    """Removes half-made archives (.NAME.partial-PID) whose archive was killed."""
+    for path in root.glob(".*.partial-*"):
+        pid = path.name.rsplit("-", 1)[-1]
+        if path.is_dir() and pid.isdigit() and not pid_alive(int(pid)):
+            whole_files.remove_tree(path)
+
+
+def publish(staged, campaign, library):
+    """Renames the finished archive STAGED to CAMPAIGN-LIBRARY-<time (UTC)>
+    under the archives folder; never over one that exists."""
+    root = staged.parent
     for _ in range(50):
         stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
         path = root / f"{campaign}-{library}-{stamp}"
         try:
-            path.mkdir()
+            whole_files.publish_directory(staged, path)
             return path
-        except FileExistsError:
+        except FileError as e:
+            if e.errno not in (errno.EEXIST, errno.ENOTEMPTY):
+                raise
             time.sleep(0.2)
     raise NbhError(f"cannot create a new archive under {display_path(root)}", 1)
 
@@ -69,26 +81,26 @@ def merge_rows(paths, keep):
 
 
 def write_lines(path, header, rows):
-    path.write_text("\n".join([header] + rows) + "\n", encoding="utf-8")
+    whole_files.write_text(path, "\n".join([header] + rows) + "\n")
 
 
 def copy_if(source, target):
     if os.path.isfile(source):
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        whole_files.make_directory(target.parent, exist_ok=True)
+        whole_files.copy_file(source, target)
         return True
     return False
 
 
-def merged_prov(status):
+def merged_prov(status, done):
     """The provenance of a resumed run: the last attempt's, with every attempt listed."""
     provs = [(record, prov(record)) for record, _, _ in status.attempts]
     provs = [(record, p) for record, p in provs if p]
     if not provs:
         return None
     merged = dict(provs[-1][1])
-    merged.update(status="complete" if len(status.done) >= status.total else "incomplete",
-                  experiments=status.total, experiments_done=len(status.done))
+    merged.update(status="complete" if len(done) >= status.total else "incomplete",
+                  experiments=status.total, experiments_done=len(done))
     merged["attempts"] = [{"attempt": record["attempt"], "job_id": record.get("job_id", ""),
                            **{k: p.get(k) for k in ("status", "prefix", "input", "start_time", "end_time",
                                                     "experiments", "experiments_done", "hosts")}}
@@ -96,43 +108,55 @@ def merged_prov(status):
     return merged
 
 
-def results_of(status, target):
-    """results/RUN.*: the complete experiments of every attempt, merged."""
+@dataclasses.dataclass
+class RunResults:
+    """What the archive took of a run's results files (result_rows.py)."""
+    done: set
+    rejected: list
+
+    @property
+    def malformed(self):
+        return [r for r in self.rejected if r.malformed]
+
+
+def results_of(status, target, nrep_of):
+    """results/RUN.*: the complete experiments of every attempt, merged, each
+    row checked; the rows not taken in RUN.rejected.csv. Returns RunResults."""
     run_id, records = status.run_id, [record for record, _, _ in status.attempts]
     prefixes = [record["prefix"] for record in records]
-    done = {str(i) for i in status.done}
-    first_attempt_of = {}
-    for record, _, ids in status.attempts:
-        for i in ids:
-            first_attempt_of.setdefault(str(i), record["prefix"])
-    if not any(os.path.isfile(p + ".results.csv") for p in prefixes):
-        return
-    finished = prov(records[0]) or {}
-    if len(records) == 1 and finished.get("status") == "complete" and len(done) >= status.total:
-        copy_if(prefixes[0] + ".results.csv", target / f"{run_id}.results.csv")  # nothing to merge
-        header = None
-    else:
-        header = "id,rep,seconds"
-    if header:
-        rows = []
-        for prefix in prefixes:  # each experiment from the first attempt that finished it
-            _, lines = read_rows(prefix + ".results.csv")
-            rows += [line for line in lines if first_attempt_of.get(line.split(",", 1)[0]) == prefix]
-        write_lines(target / f"{run_id}.results.csv", header, rows)
+    present = [p for p in prefixes if os.path.isfile(p + ".results.csv")]
+    if not present:
+        return RunResults(set(), [])
+    rows, rejected = [], []
+    done = set()
+    for prefix in present:  # each experiment from the first attempt that finished it
+        checked = check_results(prefix + ".results.csv", nrep_of)
+        rejected += checked.rejected
+        for ident in checked.complete:
+            if ident not in done:
+                done.add(ident)
+                rows += checked.rows[ident]
+    write_lines(target / f"{run_id}.results.csv", HEADER, rows)
+    if rejected:
+        whole_files.write_csv(target / f"{run_id}.rejected.csv", ["file", "line", "reason", "text"],
+                              [{"file": os.path.basename(r.path), "line": r.line, "reason": r.reason,
+                                "text": r.text[:200]} for r in rejected])
     if len(records) == 1:
         copy_if(prefixes[0] + ".prov.json", target / f"{run_id}.prov.json")
     else:
-        merged = merged_prov(status)
+        merged = merged_prov(status, done)
         if merged:
-            write_json(target / f"{run_id}.prov.json", merged)
+            whole_files.write_json(target / f"{run_id}.prov.json", merged)
     cvars = [p + ".cvars.csv" for p in prefixes if os.path.isfile(p + ".cvars.csv")]
     if cvars:
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
-    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".findings.csv", lambda i: True)):
+    finished = {str(i) for i in done}
+    for suffix, keep in ((".seeds.csv", lambda i: i in finished), (".findings.csv", lambda i: True)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
             write_lines(target / f"{run_id}{suffix}", header, lines)
+    return RunResults(done, rejected)
 
 
 def log_of(status, target):
@@ -148,7 +172,7 @@ def log_of(status, target):
             text = f"=== nbhbench: attempt {record['attempt']}{job}: {state.state} ===\n" + text
         parts.append(text)
     if parts:
-        (target / f"{status.run_id}.log").write_text("".join(parts), encoding="utf-8")
+        whole_files.write_text(target / f"{status.run_id}.log", "".join(parts))
 
 
 def attempt_files(workspace, status, target):
@@ -164,7 +188,7 @@ def attempt_files(workspace, status, target):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
-def run_row(info, status):
+def run_row(info, status, taken):
     provs = [p for p in (prov(record) for record, _, _ in status.attempts) if p]
     hosts = []
     for p in provs:
@@ -172,8 +196,13 @@ def run_row(info, status):
     version = " ".join(provs[-1].get("library_version", "").splitlines()[0].split()) if provs else ""
     last_state = status.last[1] if status.attempts else None
     state = status.state if status.attempts else "missing"
+    if taken.malformed:
+        state = "damaged"
+    elif state == "done" and len(taken.done) < status.total:
+        state = "failed"  # the kernel finished, but rows are missing from its file
     return dict(status.run, library=info["library"], library_version=version, state=state,
-                experiments_done=len(status.done), experiments_total=status.total,
+                experiments_done=len(taken.done), experiments_total=status.total,
+                rejected_rows=len(taken.rejected),
                 job_id=";".join(r.get("job_id", "") for r, _, _ in status.attempts if r.get("job_id")),
                 exit_code="" if last_state is None or last_state.exit_code is None else last_state.exit_code,
                 hosts=";".join(hosts))
@@ -214,7 +243,7 @@ def archive_files(path):
 
 def write_manifest(path):
     lines = [f"{sha256(path / name)}  {name}" for name in archive_files(path) if name != MANIFEST]
-    (path / MANIFEST).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    whole_files.write_text(path / MANIFEST, "\n".join(lines) + "\n")
     return len(lines)
 
 
@@ -227,6 +256,7 @@ def archive(workspace):
     """Makes a new archive of WORKSPACE; returns its path."""
     info = workspace.info()
     statuses = run_statuses(workspace)
+    archive_history(workspace)  # a damaged archived.json stops here, before any work
     busy = [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]
     if busy:
         raise NbhError(f"{len(busy)} run(s) of {workspace.name} are still pending or running "
@@ -235,19 +265,46 @@ def archive(workspace):
     if not any(s.done for s in statuses):
         raise NbhError(f"nothing to archive: no run of {workspace.name} has finished an experiment "
                        f"(nbhbench status {workspace.name})", EXIT_EMPTY)
-    target = reserve_directory(workspace.name, info["library"])
+    root = archives_root()
+    whole_files.make_directory(root, exist_ok=True)
+    remove_stale_partials(root)
+    with whole_files.staged_directory(root / f"{workspace.name}-{info['library']}") as staged:
+        try:
+            rows, incomplete, checks, damaged, count = fill(staged, workspace, info, statuses)
+        except FileError as e:
+            where = pathlib.Path(e.path)
+            inside = where.relative_to(staged).as_posix() if staged in where.parents else display_path(where)
+            raise FileError(root, OSError(e.errno, e.reason),
+                            f"writing {inside}; no archive was made, the workspace is unchanged") from None
+        target = publish(staged, workspace.name, info["library"])
+    try:
+        remember(workspace, target)
+    except FileError as e:
+        note = "the archive is whole, but the workspace does not know it: generate will ask to archive again"
+        print(f"nbhbench: archive: {e.with_note(note)}", file=sys.stderr)
+    return target, rows, incomplete, checks, count, damaged
+
+
+def fill(target, workspace, info, statuses):
+    """Writes the archive of WORKSPACE into the (new, empty) directory TARGET."""
     for folder in ("inputs", "results", "logs", "jobs", "attempts", "env"):
-        (target / folder).mkdir()
-    shutil.copytree(workspace.campaign, target / "campaign")
-    shutil.copyfile(workspace.env / info["env"], target / "env" / info["env"])
+        whole_files.make_directory(target / folder)
+    whole_files.copy_tree(workspace.campaign, target / "campaign", skip=(), skip_suffixes=())
+    whole_files.copy_file(workspace.env / info["env"], target / "env" / info["env"])
     for name in ("experiments.csv", "param_sets.csv"):
-        shutil.copyfile(workspace.path / name, target / name)
+        whole_files.copy_file(workspace.path / name, target / name)
+    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    rows, damaged = [], []
     for status in statuses:
         copy_if(workspace.input(status.run_id, 1), target / "inputs" / f"{status.run_id}.csv")
-        results_of(status, target / "results")
+        taken = results_of(status, target / "results", nrep_of)
         log_of(status, target / "logs")
         attempt_files(workspace, status, target)
-    rows = [run_row(info, s) for s in statuses]
+        rows.append(run_row(info, status, taken))
+        if taken.malformed:
+            first = taken.malformed[0]
+            damaged.append(f"{status.run_id}: {len(taken.malformed)} malformed row(s) in "
+                           f"{display_path(first.path)} (line {first.line}: {first.reason})")
     write_csv(target / "runs.csv", RUN_COLUMNS, rows)
     checks = param_set_check(info, statuses, target)
     incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"
@@ -258,22 +315,20 @@ def archive(workspace):
             "generated": info["generated"], "workspace": str(workspace.path),
             "settings": info["settings"], "set": info["set"], "launch_env": info["launch_env"],
             "runs": len(rows), "runs_done": sum(r["state"] == "done" for r in rows),
-            "incomplete_runs": incomplete, "param_set_check": checks,
+            "incomplete_runs": incomplete, "damaged_runs": damaged, "param_set_check": checks,
             "slurm_version": slurm.version() if info["scheduler"] == "slurm" else ""}
-    (target / "archive.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    whole_files.write_json(target / "archive.json", meta)
     count = write_manifest(target)
     make_read_only(target)
-    remember(workspace, target)
-    return target, rows, incomplete, checks, count
+    return rows, incomplete, checks, damaged, count
 
 
 def remember(workspace, target):
     """Notes in the workspace what this archive holds, so generating again
     knows the results are safe."""
-    path = workspace.path / "archived.json"
-    history = read_json(path) or []
+    history = archive_history(workspace)
     history.append({"archive": str(target), "created": now_utc(), "fingerprint": workspace.fingerprint()})
-    write_json(path, history)
+    whole_files.write_json(workspace.path / "archived.json", history)
 
 
 def verify(path):
@@ -295,7 +350,8 @@ def verify(path):
         if not file.is_file():
             problems.append(f"{display_path(file)}: missing (listed in {MANIFEST})")
         elif sha256(file) != digest:
-            problems.append(f"{display_path(file)}: corrupted (its SHA-256 differs from {MANIFEST})")
+            problems.append(f"{display_path(file)}: its SHA-256 and {display_path(manifest)}:{number} disagree "
+                            "(the file or the manifest was changed after archiving)")
     for name in archive_files(path):
         if name != MANIFEST and name not in listed:
             problems.append(f"{display_path(path / name)}: not in {MANIFEST} (added after archiving)")

@@ -12,13 +12,26 @@ import json
 import os
 import re
 
+from gen import records, whole_files
+from gen.errors import display_path
 from gen.workspace import now_utc
 from workflow import slurm
 
 FINAL = ("done", "failed", "timeout")
+# The kernel's exit codes for its outputs (docs/kernel.md): 3 an output file
+# cannot be created or written; 4 the same because the file system is full.
+KERNEL_EXIT_OUTPUT = 3
+KERNEL_EXIT_NO_SPACE = 4
+
+
+# What an attempt record must hold to be read (docs/workflow.md).
+RECORD_FIELDS = {"run_id": str, "attempt": int, "scheduler": str, "input": str, "prefix": str,
+                 "log": str, "job": str, "submitted": str}
 
 
 def read_json(path):
+    """A kernel's JSON file (PREFIX.prov.json), or None if it is not there or
+    not whole (a kernel killed before its first provenance)."""
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f)
@@ -27,12 +40,24 @@ def read_json(path):
 
 
 def write_json(path, data):
-    """Writes DATA to PATH atomically (a reader never sees half a file)."""
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
+    """Writes DATA to PATH whole (a reader never sees half a file)."""
+    whole_files.write_json(path, data)
+
+
+def read_record(workspace, run_id, number):
+    """attempts/RUN.aN.json, checked: RecordError names it if it is damaged."""
+    path = workspace.record(run_id, number)
+    what = "attempt record"
+    record = records.read_object(path, what, RECORD_FIELDS)
+    if record["run_id"] != run_id or record["attempt"] != number:
+        raise records.RecordError(path, what, f"it says run {record['run_id']} attempt {record['attempt']}")
+    if record["scheduler"] not in ("local", "slurm"):
+        raise records.RecordError(path, what, f"scheduler '{record['scheduler']}'")
+    if record.get("state") is not None and record["state"] not in FINAL:
+        raise records.RecordError(path, what, f"state '{record['state']}'")
+    if record["scheduler"] == "slurm" and not str(record.get("job_id", "")).isdigit():
+        raise records.RecordError(path, what, f"job_id {record.get('job_id')!r}")
+    return record
 
 
 def new_record(workspace, run_id, number, scheduler):
@@ -59,11 +84,7 @@ def local_alive(record):
 
 
 def read_exit_file(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            return int(f.read().strip())
-    except (OSError, ValueError):
-        return None
+    return records.read_exit_code(path)
 
 
 def log_says(record):
@@ -99,7 +120,16 @@ def failure_detail(record, code):
     except OSError:
         return detail
     said = [line for line in lines if line.startswith("nbh-kernel: ") and "data check:" not in line]
-    return f"{detail}: {said[-1]}" if said else detail
+    if said:
+        return f"{detail}: {said[-1]}"
+    # On a full disk the kernel's message may not have reached the log:
+    # its exit code still says what happened.
+    results = display_path(os.path.dirname(record["prefix"]))
+    if code == KERNEL_EXIT_NO_SPACE:
+        return f"{detail}: {results}: No space left on device (the kernel kept every finished experiment)"
+    if code == KERNEL_EXIT_OUTPUT:
+        return f"{detail}: the kernel could not write its output files under {results}"
+    return detail
 
 
 def attempt_state(workspace, record, slurm_jobs, slurm_answered):
@@ -142,14 +172,18 @@ def input_ids(path):
     """The experiment ids of a kernel input file, in its order."""
     ids, column = [], None
     with open(path, encoding="utf-8") as f:
-        for line in f:
+        for number, line in enumerate(f, start=1):
             line = line.strip()
             if not line or line.startswith("#"):
                 continue
             fields = line.split(",")
             if column is None:
+                if "id" not in fields:
+                    raise records.RecordError(path, "run input", f"line {number}: a header without id")
                 column = fields.index("id")
                 continue
+            if len(fields) <= column or not fields[column].isdigit():
+                raise records.RecordError(path, "run input", f"line {number}: no experiment id")
             ids.append(int(fields[column]))
     return ids
 
@@ -201,8 +235,7 @@ class RunStatus:
 
 
 def records_of(workspace, run_id):
-    records = [read_json(workspace.record(run_id, n)) for n in workspace.attempt_numbers(run_id)]
-    return [r for r in records if r]
+    return [read_record(workspace, run_id, n) for n in workspace.attempt_numbers(run_id)]
 
 
 def overall(attempt_list, done, total):

@@ -1,5 +1,6 @@
 """Runs one job script on this machine (scheduler local), like a batch job:
 its own process session, its output in the log, the time limit enforced."""
+import contextlib
 import os
 import signal
 import subprocess
@@ -52,16 +53,22 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
     process = subprocess.Popen(["bash", record["job"]], stdout=log, stderr=subprocess.STDOUT,
                                stdin=subprocess.DEVNULL, cwd=workspace.path, start_new_session=True)
     record.update(pid=process.pid, pid_start=process_start(process.pid), started=now_utc())
-    write_json(workspace.record(record["run_id"], record["attempt"]), record)
+    try:
+        write_json(workspace.record(record["run_id"], record["attempt"]), record)
+    except BaseException:  # a record that cannot be written: the job must not run unrecorded
+        end_session(process)
+        log.close()
+        raise
     start = time.monotonic()
     timed_out = False
     try:
         while process.poll() is None:
             if time.monotonic() - start > time_limit:
                 timed_out = True
-                log.write(f"nbhbench: *** run {record['run_id']} attempt {record['attempt']} CANCELLED "
-                          f"AT {now_utc()} DUE TO TIME LIMIT ({time_limit} s) ***\n".encode())
-                log.flush()
+                with contextlib.suppress(OSError):  # a full disk: the record says it all the same
+                    log.write(f"nbhbench: *** run {record['run_id']} attempt {record['attempt']} CANCELLED "
+                              f"AT {now_utc()} DUE TO TIME LIMIT ({time_limit} s) ***\n".encode())
+                    log.flush()
                 end_session(process)
                 break
             if on_tick:
@@ -74,7 +81,8 @@ def run(workspace, record, time_limit, on_tick=None, tick=0.5):
     # Ranks a dying launcher left behind belong to the job: end them too.
     if session_members(process.pid):
         end_session(process)
-    log.close()
+    with contextlib.suppress(OSError):
+        log.close()
     code = process.returncode if process.returncode >= 0 else 128 - process.returncode
     if timed_out:
         return "timeout", code, f"time limit of {time_limit} s reached"

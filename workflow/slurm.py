@@ -54,6 +54,14 @@ def sbatch(script):
     return job_id
 
 
+def cancel(job_id):
+    """scancel JOB_ID, quietly: the job may have ended already."""
+    try:
+        command("scancel", str(job_id), check=False)
+    except Unreachable:
+        pass
+
+
 def exit_code(text):
     """Slurm's 'code:signal' as one number (128 + signal when killed)."""
     match = re.fullmatch(r"(\d+):(\d+)", text or "")

@@ -5,6 +5,7 @@ line and the time limit enforced. scheduler slurm: one sbatch job per run;
 --wait follows them until they end. --resume reruns, for each failed or
 timed-out run, only the experiments no earlier attempt finished.
 """
+import contextlib
 import fcntl
 import os
 import shutil
@@ -13,17 +14,26 @@ import sys
 import time
 
 from gen.envfile import read_environment
-from gen.errors import NbhError, display_path
+from gen import registry, whole_files
+from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
 from workflow import local, slurm
-from workflow.attempts import (attempt_done_ids, input_ids, new_record, run_statuses,
-                               write_json)
+from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
+                               run_statuses, write_json)
 
 EXIT_FAILED = 1
 EXIT_NOT_BUILT = 4
 EXIT_NO_SCHEDULER = 5
+EXIT_NO_SPACE = FileError.code
+EXIT_INTERRUPTED = 130
+
+
+class Interrupted(NbhError):
+    """Ctrl-C, SIGTERM or SIGHUP during a local run: which run, and how to go on."""
+
+    code = EXIT_INTERRUPTED
 
 
 def environment(workspace, info):
@@ -57,7 +67,7 @@ def write_resume_input(workspace, status, number):
             if line.strip() and int(line.split(",")[column]) not in status.done]
     comment = (f"# nbhbench input: campaign {workspace.name}, run {run_id}, attempt {number} (resume): "
                f"the {len(body)} experiments earlier attempts did not finish, in the run's order")
-    workspace.input(run_id, number).write_text("\n".join([comment, lines[header_at]] + body) + "\n")
+    whole_files.write_text(workspace.input(run_id, number), "\n".join([comment, lines[header_at]] + body) + "\n")
     return len(body)
 
 
@@ -71,8 +81,7 @@ def prepare_attempt(workspace, info, env, status):
         planned = len(input_ids(workspace.input(run_id, 1)))
     job = workspace.job(run_id, number)
     if number > 1 or not job.is_file():
-        job.write_text(attempt_job_script(workspace, info, env, status.run, number))
-        job.chmod(0o755)
+        whole_files.write_text(job, attempt_job_script(workspace, info, env, status.run, number), mode=0o755)
     record = new_record(workspace, run_id, number, info["scheduler"])
     record["experiments"] = planned
     return record
@@ -142,9 +151,13 @@ def submit_local(workspace, info, env, chosen):
     progress = Progress(len(plans), sum(p for _, p in plans))
     nrep_of = {int(r["id"]): int(r["nrep"]) for r in workspace.experiments()}
     for index, (status, _) in enumerate(plans, start=1):
-        record = prepare_attempt(workspace, info, env, status)
-        path = workspace.record(status.run_id, record["attempt"])
-        write_json(path, record)
+        try:
+            record = prepare_attempt(workspace, info, env, status)
+            path = workspace.record(status.run_id, record["attempt"])
+            write_json(path, record)
+        except FileError as e:
+            raise e.with_note(f"run {status.run_id} was not started; free space, then: "
+                              f"nbhbench submit --resume {workspace.name}") from None
         planned = record["experiments"]
         progress.show(index, status.run_id, 0, planned)
         try:
@@ -153,23 +166,44 @@ def submit_local(workspace, info, env, chosen):
                 on_tick=lambda: progress.show(index, status.run_id, rows_written(record, nrep), planned))
         except KeyboardInterrupt:
             record.update(state="failed", exit_code=None, detail="interrupted", ended=now_utc())
-            write_json(path, record)
-            with open(record["log"], "a", encoding="utf-8") as log:
-                log.write(f"\nnbhbench: *** run {status.run_id} attempt {record['attempt']} "
-                          f"INTERRUPTED AT {record['ended']} ***\n")
             print()
-            raise
+            with contextlib.suppress(NbhError):  # the record says it; on a full disk the log cannot
+                write_json(path, record)
+                whole_files.append_text(record["log"], f"\nnbhbench: *** run {status.run_id} attempt "
+                                        f"{record['attempt']} INTERRUPTED AT {record['ended']} ***\n")
+            raise Interrupted(f"interrupted: run {status.run_id} attempt {record['attempt']} stopped; "
+                              "its finished experiments are kept; go on with: "
+                              f"nbhbench submit --resume {workspace.name}") from None
         record.update(state=state, exit_code=code, detail=detail, ended=now_utc())
-        write_json(path, record)
+        out_of_space = NbhError(f"run {status.run_id}: {detail}; free space, then: "
+                                f"nbhbench submit --resume {workspace.name}", EXIT_NO_SPACE)
+        try:
+            write_json(path, record)
+        except FileError as e:  # status finds the attempt ended all the same
+            if code == KERNEL_EXIT_NO_SPACE:
+                raise out_of_space from None
+            raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
+                              f"nbhbench submit --resume {workspace.name}") from None
         done = len(attempt_done_ids(record, nrep_of))
         progress.end_run(index, status.run_id, state, done, planned, detail)
+        if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
+            raise out_of_space
 
 
 def submit_slurm(workspace, info, env, chosen):
     for status in chosen:
-        record = prepare_attempt(workspace, info, env, status)
+        try:
+            record = prepare_attempt(workspace, info, env, status)
+        except FileError as e:
+            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                              f"nbhbench submit {workspace.name}") from None
         record["job_id"] = slurm.sbatch(record["job"])
-        write_json(workspace.record(status.run_id, record["attempt"]), record)
+        try:
+            write_json(workspace.record(status.run_id, record["attempt"]), record)
+        except FileError as e:  # a job nobody knows of would write results no record points to
+            slurm.cancel(record["job_id"])
+            raise e.with_note(f"job {record['job_id']} of run {status.run_id} was cancelled again; free space, "
+                              f"then: nbhbench submit {workspace.name}") from None
         print(f"{status.run_id}: submitted job {record['job_id']} "
               f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
 
@@ -207,6 +241,22 @@ def summary(workspace, statuses):
     return EXIT_FAILED if bad else 0
 
 
+def poll_seconds():
+    """NBH_POLL_SECONDS within its bound of registry/limits.csv (default 2)."""
+    bound = registry.load().bounds["poll_seconds"]
+    text = os.environ.get("NBH_POLL_SECONDS", "")
+    if not text:
+        return bound.default
+    try:
+        value = float(text)
+    except ValueError:
+        raise NbhError(f"NBH_POLL_SECONDS: '{text}' is not a number of seconds") from None
+    problem = bound.problem(value, "NBH_POLL_SECONDS:")
+    if problem:
+        raise NbhError(problem)
+    return value
+
+
 def lock(workspace):
     """Holds the workspace's submit lock until the process ends: two submits
     at once would both start the same runs."""
@@ -240,5 +290,5 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None):
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
-        return summary(workspace, wait(workspace, poll or float(os.environ.get("NBH_POLL_SECONDS", "2"))))
+        return summary(workspace, wait(workspace, poll or poll_seconds()))
     return 0

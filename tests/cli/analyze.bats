@@ -50,7 +50,11 @@ assert_one_line_error() {
     run --separate-stderr nbhbench analyze "$ARCHIVES/nowhere"
     assert_one_line_error 2 "^nbhbench: .*/nowhere: no such archive directory$"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --p-thres 0
-    assert_one_line_error 2 "^nbhbench: --p-thres: 0 is out of range \(0 < P <= 1\)$"
+    assert_one_line_error 2 "^nbhbench: --p-thres: 0 is outside 1e-12..1 \(registry/limits.csv: p_thres\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --v-thres 0.5
+    assert_one_line_error 2 "^nbhbench: --v-thres: 0.5 is outside 1..100 \(registry/limits.csv: v_thres\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --max-plots 100001
+    assert_one_line_error 2 "^nbhbench: --max-plots: 100001 is above 100000$"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --v-thres much
     assert_one_line_error 2 "^nbhbench: --v-thres: 'much' is not a number$"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --max-plots -1

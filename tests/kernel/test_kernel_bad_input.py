@@ -62,6 +62,11 @@ CASES = [
      r"2: column topology: byte 0x00: binary data, not a CSV text file"),
     ("binary garbage before the header", b"\x7fELF\x02\x01\x01\x00\x00", 2,
      r"1: column 1: byte 0x7f: binary data, not a CSV text file"),
+    ("CR-only line ends", (HEADER + GOOD).replace("\n", "\r"), 2,
+     r"1: a carriage return \(CR, 0x0d\) inside the line: the file has CR-only line ends \(old Mac\); "
+     r"write LF or CRLF line ends"),
+    ("work beyond its bound", HEADER + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,10000000000000,1\n", 2,
+     r"2: column work_us: 10000000000000 is outside 0\.\.10000000 \(registry/parameters\.csv\)"),
 ]
 
 
@@ -76,6 +81,12 @@ def test_bad_input_is_one_line_and_exit_2(kernel, library, name, text, processes
     assert not list(run.prefix.parent.glob("out.*")), "nothing may be written for bad input"
 
 
+def test_crlf_line_ends_are_fine(kernel):
+    run = kernel("openmpi", 2, (HEADER + GOOD).replace("\n", "\r\n"), timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert len(run.results) == 3
+
+
 def test_missing_input_file(library, tmp_path):
     missing = tmp_path / "nowhere.csv"
     command, env = launch_command(library, 2, [str(BUILD / library / "nbh-kernel"), "-i", str(missing),
@@ -86,8 +97,12 @@ def test_missing_input_file(library, tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["--max-memory", "lots"], "--max-memory: 'lots' is not a positive number of bytes"),
-    (["--countdown-rate", "-1"], "--countdown-rate: '-1' is not a positive number"),
+    (["--max-memory", "lots"], "--max-memory: 'lots' is not a number of bytes"),
+    (["--max-memory", "1e300"], "--max-memory: 1e300 is outside 1..1125899906842624 bytes "
+                                "(registry/limits.csv: max_memory)"),
+    (["--countdown-rate", "-1"], "--countdown-rate: -1 is outside 0.001..1e+06 steps per us "
+                                 "(registry/limits.csv: countdown_rate)"),
+    (["--countdown-rate", "x"], "--countdown-rate: 'x' is not a number"),
     (["--frobnicate"], "unknown or incomplete option '--frobnicate' (see --help)"),
 ])
 def test_bad_options(kernel, library, args, message):

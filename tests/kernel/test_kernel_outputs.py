@@ -8,6 +8,7 @@ import subprocess
 import time
 
 import pandas as pd
+import pytest
 
 from kernel_runner import BUILD, input_text, launch_command
 
@@ -35,8 +36,26 @@ def test_results_are_never_overwritten(kernel, library, tmp_path):
     again = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
     assert again.returncode == 3
     assert (f"nbh-kernel: {first.prefix}.results.csv: cannot create: File exists "
-            "(results are never overwritten; choose another prefix)") in again.stderr
+            "(outputs are never overwritten; choose another prefix)") in again.stderr
     assert first.file("results.csv").read_text() == before
+
+
+@pytest.mark.parametrize("suffix", ["prov.json", "cvars.csv", "findings.csv", "seeds.csv"])
+def test_no_output_file_is_ever_overwritten(library, tmp_path, suffix):
+    """Each of the kernel's files is created exclusively: one that exists
+    stops the run before it measures, naming that file, and nothing else is
+    left behind."""
+    (tmp_path / "in.csv").write_text(input_text([experiment(1, topology="moore", radius=1, order="RAND")]))
+    prefix = tmp_path / "out"
+    existing = tmp_path / f"out.{suffix}"
+    existing.write_text("someone else's file\n")
+    command, env = launch_command(library, 2, [str(BUILD / library / "nbh-kernel"), "-i", str(tmp_path / "in.csv"),
+                                               "-o", str(prefix), "--validate"])
+    run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 3
+    assert f"nbh-kernel: {existing}: cannot create: File exists (outputs are never overwritten" in run.stderr
+    assert existing.read_text() == "someone else's file\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["in.csv", existing.name])
 
 
 def test_a_killed_run_keeps_every_finished_experiment(library, tmp_path):

@@ -52,7 +52,7 @@ def test_local_campaign_end_to_end(bench):
     runs = read_csv(archive / "runs.csv")
     assert list(runs[0]) == ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set",
                              "library", "library_version", "seed", "state", "experiments_done",
-                             "experiments_total", "job_id", "exit_code", "hosts"]
+                             "experiments_total", "job_id", "exit_code", "hosts", "rejected_rows"]
     assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "24" and runs[0]["nprocs"] == "4"
     assert runs[0]["library_version"].startswith("Open MPI v") and runs[0]["hosts"]
     assert runs[0]["seed"] == read_csv(archive / f"inputs/{RUN}.csv")[0]["seed"]
@@ -144,7 +144,8 @@ def test_verify_names_the_damaged_file(bench):
     (archive / "notes.txt").write_text("added later\n")
     damaged = bench("archive", "--verify", archive)
     assert damaged.returncode == 1
-    assert f"results/{RUN}.results.csv: corrupted" in damaged.stderr
+    assert (f"results/{RUN}.results.csv: its SHA-256 and {archive}/MANIFEST.sha256:" in damaged.stderr
+            and "disagree (the file or the manifest was changed after archiving)" in damaged.stderr)
     assert f"logs/{RUN}.log: missing" in damaged.stderr
     assert "notes.txt: not in MANIFEST.sha256" in damaged.stderr
     assert len(damaged.stderr.splitlines()) == 3

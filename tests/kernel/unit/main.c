@@ -12,6 +12,7 @@ int main(void)
     test_full();
     test_pairing();
     test_input();
+    test_whole_output();
     printf("1..%d\n", tap_count);
     return tap_failed != 0;
 }

@@ -27,5 +27,6 @@ void test_orders(void);
 void test_full(void);
 void test_pairing(void);
 void test_input(void);
+void test_whole_output(void);
 
 #endif

@@ -1,0 +1,148 @@
+# Whole or nothing: every file of an analysis goes through here
+# (docs/robustness.md). An analysis is built in a staging directory beside
+# --out DIR (.NAME.partial-PID, same file system) and renamed to DIR only
+# when every file is whole; on any error the staging directory is removed
+# and DIR is left as it was (an earlier analysis stays intact).
+#
+# R does not always say when a disk is full: data.table's fwrite and the
+# cairo PNG/PDF devices return normally after a short write. So each file
+# is checked once written: a CSV ends in a newline with one line per row
+# and the header, a PNG ends in its IEND chunk, a PDF in %%EOF; a text file
+# goes through a connection, which does report write errors. A file that is
+# not whole is an nbh_output_error naming it (in DIR, never the staging
+# name) and the reason the file system gives ("No space left on device").
+#
+#   with_output_directory(dir, build)  build(staged) writes the analysis; then published as dir
+#   write_table_file(x, file)          a CSV (fwrite), checked
+#   write_text_file(lines, file)       text lines, through a connection
+#   check_plot_file(file)              a PNG or PDF a device wrote, checked
+#   copy_output_file(from, file)       a whole copy (plots are drawn in tempdir(): a device
+#                                      that hits a full disk prints to stderr)
+
+MARKER <- ".nbhbench-analysis"
+
+# The reason a file system gives for not taking more bytes in FILE's
+# directory ("No space left on device"), or NULL if it takes them now.
+write_refusal <- function(file) {
+  probe <- file.path(dirname(file), sprintf(".nbh-probe-%d", Sys.getpid()))
+  on.exit(unlink(probe))
+  tryCatch({
+    con <- file(probe, "w")
+    on.exit(close(con), add = TRUE, after = FALSE)
+    writeLines(strrep("x", 65535L), con)  # writeLines, not writeBin: its error names the reason
+    flush(con)
+    NULL
+  }, error = function(e) sub("^.*:\\s+", "", conditionMessage(e)),
+     warning = function(w) sub("^.*:\\s+", "", conditionMessage(w)))
+}
+
+# Stops with an nbh_output_error: FILE is not whole.
+not_whole <- function(file, what) {
+  reason <- write_refusal(file)
+  output_error(file, ": ", if (is.null(reason)) paste0(what, " (written incompletely)") else reason)
+}
+
+write_table_file <- function(x, file) {
+  if (!ncol(x)) return(write_text_file(character(), file))  # fwrite would write nothing at all
+  tryCatch(fwrite(x, file, na = ""), error = function(e) {
+    output_error(file, ": ", sub(":\\s*'[^']*'\\s*$", "", conditionMessage(e)))  # fwrite adds the path
+  })
+  size <- file.size(file)
+  bytes <- if (is.na(size)) raw() else readBin(file, "raw", size)
+  whole <- length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L) &&
+    (sum(bytes == as.raw(10L)) == nrow(x) + 1L ||
+       nrow(tryCatch(fread(file, colClasses = "character"), error = function(e) data.table())) == nrow(x))
+  if (!whole) not_whole(file, "a CSV file cut short")
+  invisible(file)
+}
+
+write_text_file <- function(lines, file) {
+  tryCatch({
+    con <- file(file, "w", encoding = "UTF-8")
+    on.exit(close(con))
+    writeLines(lines, con)
+    flush(con)
+  }, error = function(e) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(e))),
+     warning = function(w) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(w))))
+  invisible(file)
+}
+
+check_plot_file <- function(file) {
+  size <- file.size(file)
+  tail <- if (is.na(size) || size < 12) raw() else {
+    con <- file(file, "rb")
+    on.exit(close(con))
+    seek(con, size - 12)
+    readBin(con, "raw", 12L)
+  }
+  whole <- if (grepl("\\.png$", file)) {
+    length(tail) == 12L && identical(tail[5:8], charToRaw("IEND"))
+  } else {
+    length(tail) > 0L && grepl("%%EOF", rawToChar(tail[tail != as.raw(0L)]), fixed = TRUE)
+  }
+  if (!whole) not_whole(file, "a plot cut short")
+  invisible(file)
+}
+
+copy_output_file <- function(from, file) {
+  bytes <- readBin(from, "raw", file.size(from))
+  ok <- tryCatch({
+    con <- file(file, "wb")
+    on.exit(close(con))
+    writeBin(bytes, con)
+    flush(con)
+    TRUE
+  }, error = function(e) FALSE, warning = function(w) FALSE)
+  if (!ok || !isTRUE(file.size(file) == length(bytes))) not_whole(file, "a copy cut short")
+  invisible(file)
+}
+
+# DIR must be new, empty, or an earlier analysis (it has MARKER).
+check_output_dir <- function(dir) {
+  if (file.exists(dir) && !dir.exists(dir)) output_error(dir, " exists and is not a directory")
+  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE)) &&
+      !file.exists(file.path(dir, MARKER))) {
+    output_error(dir, " exists and is not an nbhbench analysis; choose another --out")
+  }
+}
+
+# Runs build(staged) in a new staging directory beside DIR, then puts it in
+# DIR's place (an earlier analysis there is replaced whole). Output errors
+# name DIR's files. Returns build's value.
+with_output_directory <- function(dir, build) {
+  check_output_dir(dir)
+  parent <- dirname(dir)
+  if (!dir.exists(parent) && !dir.create(parent, recursive = TRUE, showWarnings = FALSE)) {
+    output_error(parent, ": cannot create the directory")
+  }
+  staged <- file.path(parent, sprintf(".%s.partial-%d", basename(dir), Sys.getpid()))
+  unlink(staged, recursive = TRUE)
+  on.exit(unlink(staged, recursive = TRUE), add = TRUE)
+  if (!dir.create(staged, showWarnings = FALSE) || file.access(staged, 2L) != 0L) {
+    output_error(dir, ": cannot create or write the directory")
+  }
+  value <- tryCatch({
+    write_text_file("nbhbench analyze output; its files are replaced by the next analysis into this directory",
+                    file.path(staged, MARKER))
+    build(staged)
+  }, nbh_output_error = function(e) {
+    output_error(gsub(staged, dir, conditionMessage(e), fixed = TRUE),
+                 "; ", dir, " was left as it was")
+  })
+  publish_directory(staged, dir)
+  value
+}
+
+# Renames the complete directory STAGED to DIR, replacing DIR's earlier analysis.
+publish_directory <- function(staged, dir) {
+  old <- NULL
+  if (dir.exists(dir)) {
+    old <- file.path(dirname(dir), sprintf(".%s.old-%d", basename(dir), Sys.getpid()))
+    if (!file.rename(dir, old)) output_error(dir, ": cannot replace the earlier analysis")
+  }
+  if (!file.rename(staged, dir)) {
+    if (!is.null(old)) file.rename(old, dir)
+    output_error(dir, ": cannot move the new analysis into place")
+  }
+  if (!is.null(old)) unlink(old, recursive = TRUE)
+}

@@ -1,0 +1,125 @@
+"""A disk that fills up during submit, archive and analyze (docs/robustness.md):
+one clear line naming the path and "No space left on device", no
+half-written file, and once there is space again the step completes with
+every experiment (resume after submit)."""
+import shutil
+import threading
+import time
+
+from workflow_testing import ROOT, Bench, read_csv
+
+FILL = ROOT / "tests" / "workflow" / "campaigns" / "fill"
+NREP = 100
+
+
+def whole_experiments(results):
+    """The ids of RESULTS (id,rep,seconds); fails on a partial experiment or a cut line."""
+    text = results.read_text()
+    assert text.endswith("\n"), f"{results} ends in a cut line"
+    reps = {}
+    for line in text.split("\n")[1:-1]:
+        ident, rep, _ = line.split(",")
+        reps.setdefault(ident, []).append(int(rep))
+    assert all(r == list(range(NREP)) for r in reps.values()), f"a partial experiment in {results}"
+    return set(reps)
+
+
+def fill_when(small_fs, path, size, stop):
+    """Fills the disk as soon as PATH holds SIZE bytes (the run is under way)."""
+    while not stop.is_set():
+        if path.exists() and path.stat().st_size >= size:
+            small_fs.fill(0)
+            return
+        time.sleep(0.005)
+
+
+def test_a_disk_full_during_submit_stops_cleanly_and_resume_loses_nothing(small_fs, tmp_path):
+    bench = Bench(tmp_path)
+    bench.work = small_fs.path / "work"
+    bench.env["NBH_WORK"] = str(bench.work)
+    bench.ok("generate", FILL)
+    first = bench.work / "fill" / "results" / "1x2-default-r001.a1.results.csv"
+    stop = threading.Event()
+    filler = threading.Thread(target=fill_when, args=(small_fs, first, 3 * NREP * 25, stop))
+    filler.start()
+    try:
+        failed = bench("submit", "fill", timeout=120)
+    finally:
+        stop.set()
+        filler.join()
+    assert failed.returncode == 74, failed.stdout + failed.stderr
+    line = failed.stderr.strip()
+    assert "\n" not in line and "No space left on device" in line, line
+    assert line.startswith("nbhbench: run 1x2-default-r001: the launcher exited with 4: ") and \
+        f"{bench.work}/fill/results" in line, line
+    assert line.endswith("No space left on device; free space, then: nbhbench submit --resume fill") or \
+        line.endswith("(the kernel kept every finished experiment); free space, then: nbhbench submit --resume fill"), line
+    done_before = whole_experiments(first)
+    assert 3 <= len(done_before) < 30, "the disk filled up in the middle of the first run"
+    assert not [p for p in (bench.work / "fill").rglob("*") if ".partial-" in p.name or p.name.endswith(".tmp")]
+
+    small_fs.free()
+    bench.ok("submit", "--resume", "fill", timeout=120)
+    assert bench.status("fill") == {"1x2-default-r001": ("done", "30/30", 2),
+                                    "1x2-default-r002": ("done", "30/30", 1)}
+    archive, _ = bench.archive("fill")
+    runs = read_csv(archive / "runs.csv")
+    assert [(r["state"], r["experiments_done"]) for r in runs] == [("done", "30"), ("done", "30")]
+    for run in runs:
+        assert len(whole_experiments(archive / "results" / f"{run['run_id']}.results.csv")) == 30
+    assert done_before <= whole_experiments(archive / "results" / "1x2-default-r001.results.csv")
+
+
+def tiny_campaign(bench, *sets):
+    bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2", "--set", "nrep=3", *sets)
+    bench.ok("submit", "demo", timeout=120)
+
+
+def test_a_disk_full_during_archive_leaves_no_archive_and_the_workspace_unchanged(small_fs, tmp_path):
+    bench = Bench(tmp_path)
+    bench.archives = small_fs.path / "archives"
+    bench.env["NBH_ARCHIVES"] = str(bench.archives)
+    tiny_campaign(bench, "--set", "msize=64")
+    small_fs.fill(24 * 1024)
+    failed = bench("archive", "demo")
+    assert failed.returncode == 74, failed.stderr
+    line = failed.stderr.strip()
+    assert line.startswith(f"nbhbench: {bench.archives}: No space left on device (writing "), line
+    assert line.endswith("; no archive was made, the workspace is unchanged)"), line
+    assert small_fs.files() == ["archives"], "no half-made archive is left"
+    assert not (bench.work / "demo" / "archived.json").exists()
+
+    small_fs.free()
+    archive, _ = bench.archive("demo")
+    assert bench.ok("archive", "--verify", archive).returncode == 0
+    assert [r["experiments_done"] for r in read_csv(archive / "runs.csv")] == ["8", "8"]
+
+
+def test_a_disk_full_during_analyze_leaves_out_dir_as_it_was(small_fs, tmp_path):
+    bench = Bench(tmp_path)
+    tiny_campaign(bench)
+    archive, _ = bench.archive("demo")
+    out = small_fs.path / "analysis"
+    options = ["--out", out, "--max-plots", "1"]
+    bench.ok("analyze", archive, *options)
+    earlier = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert out / "summary.csv" in earlier and out / "report.html" in earlier
+    size = sum(-(-len(data) // 4096) * 4096 for data in earlier.values())
+
+    small_fs.fill(size // 2)  # half of what the analysis needs
+    failed = bench("analyze", archive, *options)
+    assert failed.returncode == 4, failed.stderr
+    errors = [line for line in failed.stderr.splitlines() if not line.startswith("nbhbench: warning:")]
+    assert len(errors) == 1 and errors[0].startswith(f"nbhbench: {out}/"), failed.stderr
+    assert errors[0].endswith(f": No space left on device; {out} was left as it was"), errors[0]
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == earlier, "the earlier analysis is intact"
+    assert small_fs.files() == sorted(str(p.relative_to(small_fs.path)) for p in [out, *out.rglob("*")])
+
+    shutil.rmtree(out)
+    small_fs.fill(size // 2)
+    failed = bench("analyze", archive, *options)
+    assert failed.returncode == 4 and f": No space left on device; {out} was left as it was" in failed.stderr
+    assert small_fs.files() == [], "no half-written analysis is left"
+    small_fs.free()
+    bench.ok("analyze", archive, *options)
+    assert sorted(p for p in out.rglob("*") if p.is_file()) == sorted(earlier)
