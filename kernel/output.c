@@ -105,6 +105,18 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
     fflush(o->seeds);
 }
 
+void output_reorder(struct output *o, const struct experiment *e, int ranks_changed)
+{
+    char error[4400];
+    if (!o->reorder && !(o->reorder = create_table(o->prefix, ".reorder.csv", "id,ranks_changed\n", error,
+                                                   sizeof(error)))) {
+        fprintf(stderr, "nbh-kernel: %s\n", error);
+        return;
+    }
+    fprintf(o->reorder, "%ld,%d\n", e->id, ranks_changed);
+    fflush(o->reorder);
+}
+
 void output_close(struct output *o)
 {
     if (o->results >= 0)
@@ -115,6 +127,8 @@ void output_close(struct output *o)
         fclose(o->seeds);
     if (o->lists)
         fclose(o->lists);
+    if (o->reorder)
+        fclose(o->reorder);
     o->results = -1;
-    o->findings = o->seeds = o->lists = NULL;
+    o->findings = o->seeds = o->lists = o->reorder = NULL;
 }
