@@ -1,16 +1,21 @@
 # The whole assessment of one or several archives, without writing
-# anything: read the tables, check the assessment against them (before the
-# long part, so that a typo fails fast), reduce every run to run medians,
-# assess every guideline (runs and guidelines in parallel workers), and
+# anything: read the tables, leave out runs whose processes did not land as
+# their deployment asks (select_runs), check the assessment against them
+# (before the long part, so that a typo fails fast), reduce every run to
+# run medians, assess every guideline (runs and guidelines in parallel
+# workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
 # (compare_param_sets). Returns everything the tables, plots and report
 # are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
-                             root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL) {
+                             root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
+                             include_mismatched = FALSE, ci_level = 0.95) {
+  adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
-  archives <- lapply(dirs, read_archive, registry = registry)
+  selected <- select_runs(lapply(dirs, read_archive, registry = registry), include_mismatched)
+  archives <- selected$archives
   for (a in archives) warn_param_sets_not_in_force(a)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- parse_assessment(assess, registry$guidelines$id)
@@ -27,12 +32,13 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                      pairs = pairs[[k]])[, guideline := k]
   }))
   setcolorder(tests, "guideline")
+  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level)
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
-       set_comparison = comparison)
+       set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected)
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

@@ -81,7 +81,7 @@ report_coverage <- function(run, done, total) {
 warn_unlisted_results <- function(archives) {
   for (a in archives) {
     files <- list.files(file.path(a$dir, "results"), pattern = "\\.results\\.csv$")
-    extra <- setdiff(sub("\\.results\\.csv$", "", files), a$runs$run_id)
+    extra <- setdiff(sub("\\.results\\.csv$", "", files), c(a$runs$run_id, a$left_out))
     if (length(extra)) {
       nbh_warning(a$dir, ": results of run(s) ", format_list(extra), " are not in runs.csv; ignored")
     }

@@ -87,7 +87,7 @@ def generate(argument, env_option=None, set_items=()):
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = with_nrep(rows, settings.nrep)
     runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
-    target, staged = stage_workspace(source.name)
+    target, staged, replaced = stage_workspace(source.name)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
                         rows=rows, runs=runs, name=source.name)
@@ -102,7 +102,7 @@ def generate(argument, env_option=None, set_items=()):
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
         f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
-    ]
+    ] + ([f"  {replaced}"] if replaced else [])
     return Workspace(target), summary
 
 

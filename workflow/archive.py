@@ -11,14 +11,14 @@ import time
 from gen.errors import NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import git_state, now_utc, write_csv
-from workflow import slurm
+from workflow import layout, reorder, slurm
 from workflow.attempts import prov, read_json, run_statuses, write_json
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts"]
+               "exit_code", "hosts", *layout.COLUMNS, *reorder.COLUMNS]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -128,7 +128,8 @@ def results_of(status, target):
     cvars = [p + ".cvars.csv" for p in prefixes if os.path.isfile(p + ".cvars.csv")]
     if cvars:
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
-    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".findings.csv", lambda i: True)):
+    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".reorder.csv", lambda i: i in done),
+                         (".findings.csv", lambda i: True)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -160,12 +161,15 @@ def attempt_files(workspace, status, target):
         copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
-            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".findings.csv"):
+            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
+                           ".findings.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
-def run_row(info, status):
-    provs = [p for p in (prov(record) for record, _, _ in status.attempts) if p]
+def run_row(info, status, results):
+    """The row of runs.csv of STATUS, its files already in the archive's RESULTS folder."""
+    numbered = [(record["attempt"], prov(record)) for record, _, _ in status.attempts]
+    provs = [p for _, p in numbered if p]
     hosts = []
     for p in provs:
         hosts += [h["name"] for h in p.get("hosts", []) if h.get("name") not in hosts]
@@ -176,7 +180,8 @@ def run_row(info, status):
                 experiments_done=len(status.done), experiments_total=status.total,
                 job_id=";".join(r.get("job_id", "") for r, _, _ in status.attempts if r.get("job_id")),
                 exit_code="" if last_state is None or last_state.exit_code is None else last_state.exit_code,
-                hosts=";".join(hosts))
+                hosts=";".join(hosts), **layout.check(status.run, numbered).columns(),
+                **reorder.summary(results / f"{status.run_id}.reorder.csv"))
 
 
 def param_set_check(info, statuses, target):
@@ -247,7 +252,7 @@ def archive(workspace):
         results_of(status, target / "results")
         log_of(status, target / "logs")
         attempt_files(workspace, status, target)
-    rows = [run_row(info, s) for s in statuses]
+    rows = [run_row(info, s, target / "results") for s in statuses]
     write_csv(target / "runs.csv", RUN_COLUMNS, rows)
     checks = param_set_check(info, statuses, target)
     incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"
