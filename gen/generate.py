@@ -2,10 +2,11 @@
 import json
 import os
 import shutil
+import sys
 
 import numpy as np
 
-from gen import registry, runs as runplan
+from gen import power, registry, runs as runplan
 from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
 from gen.errors import NbhError, display_path
@@ -114,8 +115,11 @@ def command(argv):
     args = parser.parse_args(argv)
     if args.env is not None:
         find_env(args.env)
-    _, summary = generate(args.campaign, args.env, args.set_items)
+    workspace, summary = generate(args.campaign, args.env, args.set_items)
     print("\n".join(summary))
+    weak = power.warning(int(workspace.info()["settings"]["nrun"]))
+    if weak:
+        print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0
 
 

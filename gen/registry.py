@@ -29,6 +29,7 @@ class Registry:
         self.parameters = by_name("parameters")
         self.guidelines = {row["id"]: row for row in read_table("guidelines")}
         self.limits = {row["name"]: int(row["value"]) for row in read_table("limits")}
+        self.analysis = {row["name"]: row["value"] for row in read_table("analysis")}
 
     def parameter_range(self, parameter):
         """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""
