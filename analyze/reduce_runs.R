@@ -30,9 +30,8 @@ reduce_run <- function(run, archive) {
   x <- read_results(file, run$run_id, archive$experiments, run$state)
   if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
   sg <- sorted_groups(x, "seconds", "id")
-  keep <- tukey_keep(sg)
-  kept <- tabulate(rep.int(seq_along(sg$n), sg$n)[keep], length(sg$n))
-  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = medians_of_sorted(sg$x[keep], kept), n = kept)
+  kept <- tukey_medians_sorted(sg)
+  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n)
   report_coverage(run, nrow(m), nrow(archive$experiments))
   m
 }

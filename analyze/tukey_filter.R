@@ -19,6 +19,23 @@ tukey_keep <- function(sg) {
   sg$x >= rep.int(b$lower, sg$n) & sg$x <= rep.int(b$upper, sg$n)
 }
 
+# Per group of the sorted values (sorted_groups): how many values lie within
+# its bounds, and their median. Sorted, the values a group drops are at
+# either end of it, so the kept ones are one contiguous stretch: no copy of
+# them is needed. The same as medians_of_sorted(sg$x[tukey_keep(sg)], ...).
+tukey_medians_sorted <- function(sg) {
+  b <- bounds_of_sorted(sg)
+  ends <- sg$start + sg$n
+  count_at_ends <- function(flags) {
+    total <- cumsum(flags)[ends]
+    total - c(0L, total[-length(total)])
+  }
+  below <- count_at_ends(sg$x < rep.int(b$lower, sg$n))
+  kept <- sg$n - below - count_at_ends(sg$x > rep.int(b$upper, sg$n))
+  first <- sg$start + below
+  list(n = kept, median = (sg$x[first + (kept + 1L) %/% 2L] + sg$x[first + kept %/% 2L + 1L]) / 2)
+}
+
 # Per group: the `by` columns, n, q1, q3, lower and upper bound.
 tukey_bounds <- function(dt, value = "seconds", by = "id") {
   sg <- sorted_groups(dt, value, by)
