@@ -22,6 +22,9 @@ SECTIONS = [
     ("parameters", "Kernel input parameters",
      "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
     ("limits", "Kernel limits", ""),
+    ("analysis", "Analysis defaults",
+     "Read by `nbhbench analyze` (docs/analyze.md) and by `nbhbench generate`, which warns when a campaign's "
+     "nrun cannot reach the p threshold."),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
 ]
 
