@@ -23,7 +23,7 @@ test_that("median_resample_pmf is every resample counted, for odd and even n", {
 })
 
 test_that("the bootstrap variance of log(median) is that of the enumerated resamples", {
-  for (x in list(c(2.0, 2.2, 2.3, 2.9, 3.1), c(10, 11, 13, 14), c(54, 57, 64, 71, 79, 3687, 4316))) {
+  for (x in list(c(2.0, 2.2, 2.3, 2.9, 3.1), c(10, 11, 13, 14), c(54, 57, 64, 79, 3687, 4316))) {
     draws <- as.matrix(expand.grid(rep(list(x), length(x))))
     resampled <- log(apply(draws, 1, median))
     expect_equal(log_median_var(x), mean(resampled^2) - mean(resampled)^2, tolerance = 1e-9,
