@@ -23,7 +23,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
-  pairs <- lapply(guidelines, function(g) {
+  pairs <- map_in_workers(guidelines, function(g) {
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
