@@ -27,12 +27,16 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
-  tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
+  # The guidelines, and the bootstrap spread of every cell's run medians
+  # (for the ratio intervals), side by side in the workers.
+  jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
+    if (k == 0L) return(log_median_spread(medians))
     assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
                      pairs = pairs[[k]])[, guideline := k]
-  }))
+  })
+  tests <- rbindlist(jobs[seq_along(guidelines)])
   setcolorder(tests, "guideline")
-  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level)
+  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = jobs[[length(jobs)]])
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
