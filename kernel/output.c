@@ -62,7 +62,7 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
     output_path(prefix, ".results.csv", path, sizeof(path));
     if ((o->results = create_new(path, error, size)) < 0)
         return -1;
-    const char *header = "id,rep,seconds\n";
+    const char *header = "id,rep,seconds,work_seconds\n";
     if (write_all(o->results, header, strlen(header)) < 0) {
         snprintf(error, size, "%s: cannot write: %s", path, strerror(errno));
         return -1;
@@ -77,12 +77,14 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
     return 0;
 }
 
-int output_results(struct output *o, const struct experiment *e, const double *seconds)
+int output_results(struct output *o, const struct experiment *e, const double *seconds,
+                   const double *work_seconds)
 {
-    size_t capacity = (size_t)e->nrep * 48 + 1, used = 0;
+    size_t capacity = (size_t)e->nrep * 72 + 1, used = 0;
     char *text = malloc(capacity);
     for (long i = 0; i < e->nrep; i++)
-        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e\n", e->id, i, seconds[i]);
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e\n", e->id, i, seconds[i],
+                                 work_seconds[i]);
     /* One write: a process killed after it returns loses nothing of this
      * experiment, and one killed before leaves no partial experiment. */
     int status = write_all(o->results, text, used);
@@ -105,6 +107,35 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
     fflush(o->seeds);
 }
 
+/* A value, or an empty cell for one that was not measured. */
+static void cell(FILE *f, double value, const char *format)
+{
+    fputc(',', f);
+    if (value >= 0)
+        fprintf(f, format, value);
+}
+
+void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p)
+{
+    char error[512];
+    if (!o->preparation &&
+        !(o->preparation = create_table(o->prefix, ".preparation.csv",
+                                        "id,op,init_seconds,work_reference,work_reference_seconds,"
+                                        "work_factor,work_us\n", error, sizeof(error)))) {
+        fprintf(stderr, "nbh-kernel: %s\n", error);
+        return;
+    }
+    const struct operation_info *op = &operation_table[e->op];
+    fprintf(o->preparation, "%ld,%s", e->id, op->name);
+    cell(o->preparation, p->init_seconds, "%.9e");
+    fprintf(o->preparation, ",%s", p->reference_seconds >= 0 ? operation_table[op->work_reference].name : "");
+    cell(o->preparation, p->reference_seconds, "%.9e");
+    cell(o->preparation, p->reference_seconds >= 0 ? e->work_factor : -1, "%g");
+    cell(o->preparation, p->work_us, "%.3f");
+    fputc('\n', o->preparation);
+    fflush(o->preparation);
+}
+
 void output_close(struct output *o)
 {
     if (o->results >= 0)
@@ -115,6 +146,8 @@ void output_close(struct output *o)
         fclose(o->seeds);
     if (o->lists)
         fclose(o->lists);
+    if (o->preparation)
+        fclose(o->preparation);
     o->results = -1;
-    o->findings = o->seeds = o->lists = NULL;
+    o->findings = o->seeds = o->lists = o->preparation = NULL;
 }
