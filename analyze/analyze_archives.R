@@ -3,8 +3,9 @@
 # long part, so that a typo fails fast), reduce every run to run medians,
 # assess every guideline (runs and guidelines in parallel workers), and
 # with several library parameter sets compare each with the reference set
-# (compare_param_sets). Returns everything the tables, plots and report
-# are made of.
+# (compare_param_sets). Where the busy work was measured, its run medians
+# (reduce_work) feed computed sides (GL16) and the overlap table. Returns
+# everything the tables, plots and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL) {
@@ -13,7 +14,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   archives <- lapply(dirs, read_archive, registry = registry)
   for (a in archives) warn_param_sets_not_in_force(a)
   if (is.null(assess)) assess <- default_assessment(archives)
-  guidelines <- parse_assessment(assess, registry$guidelines$id)
+  guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
@@ -22,15 +23,23 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
+  work <- reduce_work(archives, frame, medians)
   tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
-    assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
-                     pairs = pairs[[k]])[, guideline := k]
+    g <- guidelines[[k]]
+    tests <- if (is.null(g$computed)) {
+      assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
+    } else {
+      assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
+                                pairs = pairs[[k]])
+    }
+    tests[, guideline := k]
   }))
   setcolorder(tests, "guideline")
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
-       guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
+       guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
+       overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison)
 }

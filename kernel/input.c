@@ -264,7 +264,8 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     e->op = op, e->topology = topology;
     const char *unavailable = setup_unavailable(e->op);
     if (unavailable)
-        return fail(p, "op", "%s", unavailable);
+        return fail(p, "op", "%s: %s; leave it out (nbhbench generate does)", operation_table[op].name,
+                    unavailable);
     const struct topology_info *t = &topology_table[topology];
     const struct operation_info *o = &operation_table[op];
     char why[128];

@@ -111,8 +111,8 @@ def results_of(status, target):
     if len(records) == 1 and finished.get("status") == "complete" and len(done) >= status.total:
         copy_if(prefixes[0] + ".results.csv", target / f"{run_id}.results.csv")  # nothing to merge
         header = None
-    else:
-        header = "id,rep,seconds"
+    else:  # the attempts' own header (id,rep,seconds[,work_seconds])
+        header = next((h for h in (read_rows(p + ".results.csv")[0] for p in prefixes) if h), "id,rep,seconds")
     if header:
         rows = []
         for prefix in prefixes:  # each experiment from the first attempt that finished it
@@ -128,7 +128,8 @@ def results_of(status, target):
     cvars = [p + ".cvars.csv" for p in prefixes if os.path.isfile(p + ".cvars.csv")]
     if cvars:
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
-    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".findings.csv", lambda i: True)):
+    for suffix, keep in ((".seeds.csv", lambda i: i in done), (".findings.csv", lambda i: True),
+                         (".preparation.csv", lambda i: i in done)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -160,7 +161,8 @@ def attempt_files(workspace, status, target):
         copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
-            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".findings.csv"):
+            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".findings.csv",
+                           ".preparation.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
@@ -258,7 +260,7 @@ def archive(workspace):
             "generated": info["generated"], "workspace": str(workspace.path),
             "settings": info["settings"], "set": info["set"], "launch_env": info["launch_env"],
             "runs": len(rows), "runs_done": sum(r["state"] == "done" for r in rows),
-            "incomplete_runs": incomplete, "param_set_check": checks,
+            "incomplete_runs": incomplete, "param_set_check": checks, "left_out": info.get("left_out", {}),
             "slurm_version": slurm.version() if info["scheduler"] == "slurm" else ""}
     (target / "archive.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
     count = write_manifest(target)

@@ -16,9 +16,8 @@ const char *setup_unavailable(enum operation op)
     if (!operation_table[op].persistent || NBH_HAVE_PERSISTENT)
         return NULL;
     snprintf(reason, sizeof(reason),
-             "%s: this kernel's MPI library has no persistent neighborhood collectives (MPI %d.%d; "
-             "persistent names: %s); leave it out (nbhbench generate does)",
-             operation_table[op].name, MPI_VERSION, MPI_SUBVERSION, NBH_PERSISTENT_NAMES);
+             "the MPI library of this kernel build has no persistent neighborhood collectives (MPI %d.%d; "
+             "persistent names: %s)", MPI_VERSION, MPI_SUBVERSION, NBH_PERSISTENT_NAMES);
     return reason;
 }
 
