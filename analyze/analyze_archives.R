@@ -24,6 +24,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   })
   medians <- reduce_runs(archives, frame)
   work <- reduce_work(archives, frame, medians)
+  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
   tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
     g <- guidelines[[k]]
     tests <- if (is.null(g$computed)) {

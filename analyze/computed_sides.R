@@ -52,6 +52,16 @@ guideline_thresholds <- function(guidelines, registry_guidelines) {
   })
 }
 
+# Stops unless some cell of side a of a computed guideline has measured
+# work (before the guidelines are assessed in parallel).
+check_computed_side <- function(guideline, pairs, work) {
+  if (is.null(guideline$computed) || !nrow(pairs) || any(pairs$a_cell %in% work$cell)) return(invisible())
+  input_error(sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% ""),
+              ": max(...; work) needs the busy work measured per repetition (work_seconds in the ",
+              "results), and no cell of side a has it: side a has no work (fix work_factor or work_us ",
+              "on it), or the archives were made before the kernel measured it")
+}
+
 # assess_guideline for a computed right side; b_cell is the partner p of
 # each test (b's parameters), median_b the median of the b(r).
 assess_computed_guideline <- function(guideline, cells, medians, work, params, p_thres = 0.001, v_thres = 1.10,
@@ -59,12 +69,8 @@ assess_computed_guideline <- function(guideline, cells, medians, work, params, p
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
+  check_computed_side(guideline, pairs, work)
   measured <- unique(work$cell)
-  if (!any(pairs$a_cell %in% measured)) {
-    input_error(what, ": max(...; work) needs the busy work measured per repetition (work_seconds in the ",
-                "results), and no cell of side a has it: side a has no work (fix work_factor or work_us ",
-                "on it), or the archives were made before the kernel measured it")
-  }
   unmeasured <- sum(!pairs$a_cell %in% measured)
   if (unmeasured) {
     nbh_warning(what, ": ", unmeasured, " of ", nrow(pairs), " cells of side a have no measured busy work; ",
