@@ -111,6 +111,7 @@ long experiment_run(const struct experiment *e, const struct run_settings *setti
         work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
         ctx.work = plan.steps;
         prep.reference_seconds = plan.reference_seconds;
+        prep.reference_id = plan.reference_id;
         prep.work_us = plan.work_us;
     }
 

@@ -121,7 +121,7 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
     if (!o->preparation &&
         !(o->preparation = create_table(o->prefix, ".preparation.csv",
                                         "id,op,init_seconds,work_reference,work_reference_seconds,"
-                                        "work_factor,work_us\n", error, sizeof(error)))) {
+                                        "work_reference_id,work_factor,work_us\n", error, sizeof(error)))) {
         fprintf(stderr, "nbh-kernel: %s\n", error);
         return;
     }
@@ -130,6 +130,9 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
     cell(o->preparation, p->init_seconds, "%.9e");
     fprintf(o->preparation, ",%s", p->reference_seconds >= 0 ? operation_table[op->work_reference].name : "");
     cell(o->preparation, p->reference_seconds, "%.9e");
+    fputc(',', o->preparation);
+    if (p->reference_seconds >= 0)
+        fprintf(o->preparation, "%ld", p->reference_id);
     cell(o->preparation, p->reference_seconds >= 0 ? e->work_factor : -1, "%g");
     cell(o->preparation, p->work_us, "%.3f");
     fputc('\n', o->preparation);

@@ -30,6 +30,7 @@ struct output {
 struct preparation {
     double init_seconds;       /* persistent: the _init call, slowest process */
     double reference_seconds;  /* work_factor: the work_reference without work */
+    long reference_id;         /* work_factor: the experiment in which it was timed */
     double work_us;            /* work_factor: the busy work it gave */
 };
 
