@@ -57,7 +57,7 @@ def test_shipped_campaigns_generate(campaign):
 
 def assessment_tags(workspace):
     return {line.split(":")[0] for line in (workspace.campaign / "assessment.conf").read_text().splitlines()
-            if ":" in line and not line.startswith("#") and "=" not in line.split(":")[0]}
+            if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
 def test_guidelines_all_and_progress_cover_every_guideline():
