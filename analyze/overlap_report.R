@@ -4,7 +4,8 @@
 # and the overlap plots. Nothing when the archives have no measured work.
 
 # Per library, parameter set, deployment and form (nonblocking, persistent,
-# blocking) and work: cells, median / largest overlap and where it is largest.
+# blocking) and work: cells, median / largest overlap and where it is
+# largest (empty when nothing overlaps).
 overlap_summary <- function(overlap, operations) {
   x <- copy(overlap)[operation_forms(operations), on = "op", form := i.form]
   x[, work := fifelse(fcoalesce(as.numeric(work_factor), 0) > 0, paste0("work_factor=", work_factor),
@@ -12,7 +13,9 @@ overlap_summary <- function(overlap, operations) {
   x[, form := factor(form, levels = c("nonblocking", "persistent", "blocking"))]
   s <- x[order(-overlap_percent), .(cells = .N, median_overlap = median(overlap_percent),
                                     largest_overlap = overlap_percent[1],
-                                    largest_at = sprintf("%s %s msize=%s", op[1], fcoalesce(topology[1], ""), msize[1])),
+                                    largest_at = if (overlap_percent[1] > 0) sprintf("%s %s msize=%s", op[1],
+                                                                                      fcoalesce(topology[1], ""), msize[1])
+                                                 else ""),
          keyby = .(library, param_set, deployment, nprocs, form, work)]
   s[, nprocs := NULL][]
 }
