@@ -56,7 +56,8 @@ def test_progress_taken_away_violates_gl16_and_gl14_without_overlap(bench, tmp_p
 
 def test_work_factor_and_init_times_reach_the_archive(bench, tmp_path):
     """The kernel's preparation records travel with the results."""
-    bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", "local-openmpi", "--set", "nrun=1")
+    bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", "local-openmpi", "--set", "nrun=1",
+             "--set", "nrep=3")
     bench.ok("submit", "progress-shim", "--wait", timeout=300)
     archive, _ = bench.archive("progress-shim")
     experiments = {row["id"]: row for row in read_csv(archive / "experiments.csv")}
