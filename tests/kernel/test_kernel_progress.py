@@ -25,10 +25,11 @@ def progress_run(request, kernel):
         experiment(1, "neighbor_alltoall"),
         experiment(2, "neighbor_alltoall_init"),
         experiment(3, "neighbor_allgatherv_init", topology="full", ndim=None, nfin=None, order="RAND", msize=1024),
-        experiment(4, "ineighbor_alltoall", work_factor=1),
-        experiment(5, "ineighbor_alltoall", work_factor=2),
-        experiment(6, "neighbor_alltoall", work_factor=2),
-        experiment(7, "neighbor_alltoallw_init", work_factor=1),
+        # 1 MiB: work of some hundred microseconds, well above the timer's and the scheduler's noise
+        experiment(4, "ineighbor_alltoall", work_factor=1, msize=1 << 20),
+        experiment(5, "ineighbor_alltoall", work_factor=2, msize=1 << 20),
+        experiment(6, "neighbor_alltoall", work_factor=2, msize=1 << 20),
+        experiment(7, "neighbor_alltoallw_init", work_factor=1, msize=1 << 20),
         experiment(8, "neighbor_alltoall", work_us=300),
     ]
     run = kernel(request.param, 2, experiments, "--validate")
@@ -85,4 +86,4 @@ def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run):
         measured = work.get_group(id_) * 1e6
         assert 0.5 * nominal[id_] <= measured.median() <= 2.5 * nominal[id_], (id_, nominal[id_], measured.describe())
     ratio = work.get_group(5).median() / work.get_group(4).median()
-    assert 1.3 <= ratio <= 3.0, ratio
+    assert 1.3 <= ratio <= 3.5, ratio
