@@ -70,17 +70,19 @@ static int buffers_fit(const char *input_path, const struct experiment *e, const
 int graph_inputs_check(const char *input_path, const struct input *in, const struct input_limits *limits,
                        MPI_Comm base, char *error, size_t size)
 {
-    int rank;
+    int rank, status = 0, ndistinct = 0;
     MPI_Comm_rank(base, &rank);
-    for (int i = 0; i < in->count; i++) {
+    const char **distinct = malloc(sizeof(char *) * (size_t)(in->count + 1));
+    for (int i = 0; i < in->count && status == 0; i++) {
         const struct experiment *e = &in->experiments[i];
         if (e->topology != TOPOLOGY_graph)
             continue;
         int seen = 0;  /* each file is read once; its experiments are checked together */
-        for (int k = 0; k < i && !seen; k++)
-            seen = in->experiments[k].graph && strcmp(in->experiments[k].graph, e->graph) == 0;
+        for (int k = 0; k < ndistinct && !seen; k++)
+            seen = strcmp(distinct[k], e->graph) == 0;
         if (seen)
             continue;
+        distinct[ndistinct++] = e->graph;
         struct graph_rows rows;
         int line = graph_read(e->graph, rank, limits->nprocs, limits->max_degree, &rows, error, size);
         if (line != 0) {
@@ -90,7 +92,8 @@ int graph_inputs_check(const char *input_path, const struct input *in, const str
         int key = line == 0 ? INT_MAX : line < 0 ? 0 : line;
         if (agree(key, error, size, base) != 0) {
             graph_rows_free(&rows);
-            return -1;
+            status = -1;
+            break;
         }
         int problem = INT_MAX;
         for (int k = i; k < in->count && problem == INT_MAX; k++) {
@@ -100,8 +103,8 @@ int graph_inputs_check(const char *input_path, const struct input *in, const str
                 problem = k;
         }
         graph_rows_free(&rows);
-        if (agree(problem, error, size, base) != 0)
-            return -1;
+        status = agree(problem, error, size, base);
     }
-    return 0;
+    free(distinct);
+    return status;
 }
