@@ -68,7 +68,7 @@ OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
-        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -105,6 +105,11 @@ $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
 # The PMPI tool of the kernel's reorder test (tests/kernel): renumbers on reorder = 1.
 $(OUT)/libnbh-reorder.so: tests/kernel/pmpi_reorder.c
 	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the graph tests (tests/kernel): records the bytes on every edge.
+$(OUT)/libnbh-counts.so: tests/kernel/pmpi_counts.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 

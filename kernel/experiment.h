@@ -25,6 +25,9 @@ struct experiment {
     double work_us;
     double work_factor;  /* work as a multiple of the work_reference's time; 0: work_us */
     uint64_t seed;  /* run seed; each process derives its own */
+    char *graph;    /* graph only: the graph file, relative paths resolved
+                     * against the input file's folder; else NULL */
+    int weights;    /* graph only: 1 passes the edge counts as weights */
     int line;       /* line in the input file, for messages */
 };
 

@@ -13,6 +13,7 @@
 #include "control_variables.h"
 #include "dissemination_barrier.h"
 #include "experiment_run.h"
+#include "graph_inputs.h"
 #include "input.h"
 #include "operations_report.h"
 #include "output.h"
@@ -358,6 +359,10 @@ int main(int argc, char **argv)
     free(text);
     if (status != 0)
         return finish(rank, EXIT_BAD_INPUT, error);
+    if (graph_inputs_check(opt.input, &in, &limits, base, error, sizeof(error)) != 0) {
+        input_free(&in);
+        return finish(rank, EXIT_BAD_INPUT, error);
+    }
 
     char prov_path[4200], cvars_path[4200];
     output_path(opt.prefix, ".prov.json", prov_path, sizeof(prov_path));
@@ -388,6 +393,7 @@ int main(int argc, char **argv)
         }
     }
 
+    provenance_peak_memory(&prov, base);
     if (rank == 0) {
         provenance_now(prov.end_time, sizeof(prov.end_time));
         char message[4400];

@@ -46,8 +46,9 @@ static void allgather_init(struct run_context *c)
 
 static void allgatherv_init(struct run_context *c)
 {
-    NBH_PERSISTENT(Neighbor_allgatherv_init)(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts,
-                                             c->rdispls, c->type, c->comm, MPI_INFO_NULL, &c->request);
+    NBH_PERSISTENT(Neighbor_allgatherv_init)(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf,
+                                             c->recvcounts, c->rdispls, c->type, c->comm, MPI_INFO_NULL,
+                                             &c->request);
 }
 
 static void alltoall_init(struct run_context *c)

@@ -10,6 +10,7 @@ int main(void)
     test_offsets();
     test_orders();
     test_full();
+    test_graph_file();
     test_pairing();
     test_input();
     test_whole_output();

@@ -25,6 +25,7 @@ void test_dims(void);
 void test_offsets(void);
 void test_orders(void);
 void test_full(void);
+void test_graph_file(void);
 void test_pairing(void);
 void test_input(void);
 void test_whole_output(void);
