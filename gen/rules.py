@@ -9,6 +9,8 @@ kernel is compiled from.
 import math
 import numbers
 
+from gen.graphs import spec as graph_spec
+
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
                "order": "orders", "datatype": "datatypes"}
 
@@ -136,7 +138,13 @@ def complete(reg, raw):
 
 
 def check_relations(reg, row):
-    """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size."""
+    """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size;
+    a design's graph is a graph spec (gen/graphs/spec.py)."""
+    if row.get("graph") is not None:
+        try:
+            graph_spec.parse(row["graph"])
+        except graph_spec.SpecError as e:
+            raise RowError("graph", str(e)) from None
     if row["ndim"] is not None and not 0 <= row["nfin"] <= row["ndim"]:
         raise RowError("nfin", f"nfin {row['nfin']} is outside 0..ndim ({row['ndim']})")
     if row["msize"] is not None:
