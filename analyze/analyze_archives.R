@@ -42,7 +42,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
-       set_comparison = comparison)
+       set_comparison = comparison, graphs = graph_descriptions(archives))
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

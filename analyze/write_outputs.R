@@ -1,6 +1,7 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# plots/ (PNG and PDF) and report.md / report.html.
+# graphs.csv (only when the archives hold graph experiments), plots/ (PNG
+# and PDF) and report.md / report.html.
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
@@ -26,7 +27,9 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- data.table()
+  overview <- focus <- close_plots <- heatmaps <- data.table()
+  graphs <- if (is.null(result$graphs)) data.table() else result$graphs
+  if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
@@ -46,6 +49,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     for (o in list(overview, close_plots)) {
       if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
     }
+    heatmaps <- render_plots(graph_volume_data(graphs), graph_heatmap, dir, width = 6, height = 5)
     if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
   }
@@ -57,7 +61,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
   write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
   write_text_file(warnings, file.path(dir, "warnings.txt"))
-  plots <- list(overview = overview, focus = focus, closest = close_plots)
+  plots <- list(overview = overview, focus = focus, closest = close_plots, heatmaps = heatmaps)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
