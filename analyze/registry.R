@@ -31,7 +31,7 @@ check_limit <- function(limits, bound, value, what) {
 }
 
 # The parameters of the analysis in a fixed order: run parameters, then the
-# experiment parameters in registry order. type: integer, number or word.
+# experiment parameters in registry order. type: integer, number, word or path.
 analysis_parameters <- function(registry) {
   p <- registry$parameters[!name %in% NOT_ANALYSED, .(name, type, source = "experiment")]
   rbind(data.table(name = RUN_PARAMETERS, type = c("word", "word", "word", "integer"), source = "run"), p)
@@ -39,5 +39,5 @@ analysis_parameters <- function(registry) {
 
 # The R vector type of a registry type.
 r_type <- function(type) {
-  c(integer = "integer", number = "double", word = "character")[type]
+  c(integer = "integer", number = "double", word = "character", path = "character")[type]
 }

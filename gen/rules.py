@@ -67,7 +67,7 @@ def parse_value(reg, parameter, value):
     """VALUE as the kernel would read it: an int, a float or a registry name."""
     kind = reg.parameters[parameter]["type"]
     text = str(value).strip()
-    if kind == "word":
+    if kind in ("word", "path"):  # path: a file name (graph), taken as written
         if not isinstance(value, str):
             raise RowError(parameter, f"{value!r} is not a name")
         return text

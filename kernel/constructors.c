@@ -1,6 +1,8 @@
 /* One function per constructor of registry/constructors.csv. */
 #include "constructors.h"
 
+#include <stdlib.h>
+
 #include "mpi_sentinels.h"
 
 typedef void (*constructor_fn)(const struct experiment *e, MPI_Comm base,
@@ -12,12 +14,19 @@ static void construct_cart_create(const struct experiment *e, MPI_Comm base,
     MPI_Cart_create(base, n->grid.ndim, n->grid.dims, n->grid.periods, e->reorder, out);
 }
 
+/* weights 1 (graph only): the edge counts as edge weights. */
+static int *weights_of(const struct experiment *e, int *counts)
+{
+    return e->weights && counts ? counts : MPI_UNWEIGHTED;
+}
+
 static void construct_dist_graph_adjacent(const struct experiment *e, MPI_Comm base,
                                           const struct neighborhood *n, MPI_Comm *out)
 {
     const struct neighbor_lists *l = &n->lists;
-    MPI_Dist_graph_create_adjacent(base, l->indegree, l->sources, MPI_UNWEIGHTED, l->outdegree,
-                                   l->destinations, MPI_UNWEIGHTED, MPI_INFO_NULL, e->reorder, out);
+    MPI_Dist_graph_create_adjacent(base, l->indegree, l->sources, weights_of(e, n->source_counts),
+                                   l->outdegree, l->destinations, weights_of(e, n->destination_counts),
+                                   MPI_INFO_NULL, e->reorder, out);
 }
 
 /* Each process passes only its own destinations; the library works out
@@ -28,8 +37,8 @@ static void construct_dist_graph(const struct experiment *e, MPI_Comm base,
     int rank;
     MPI_Comm_rank(base, &rank);
     int degree = n->lists.outdegree;
-    MPI_Dist_graph_create(base, 1, &rank, &degree, n->lists.destinations, MPI_UNWEIGHTED,
-                          MPI_INFO_NULL, e->reorder, out);
+    MPI_Dist_graph_create(base, 1, &rank, &degree, n->lists.destinations,
+                          weights_of(e, n->destination_counts), MPI_INFO_NULL, e->reorder, out);
 }
 
 #define NBH_CONSTRUCTOR_ROW(name) [CONSTRUCTOR_##name] = construct_##name,
@@ -64,8 +73,16 @@ void comm_neighbor_lists(MPI_Comm comm, struct neighbor_lists *out)
     int indegree, outdegree, weighted;
     MPI_Dist_graph_neighbors_count(comm, &indegree, &outdegree, &weighted);
     neighbor_lists_alloc(out, indegree, outdegree);
-    MPI_Dist_graph_neighbors(comm, indegree, out->sources, MPI_UNWEIGHTED, outdegree,
-                             out->destinations, MPI_UNWEIGHTED);
+    /* A weighted graph gets arrays for its weights (MPI_UNWEIGHTED is for
+     * unweighted ones); the counts are matched by edge (edge_counts.c). */
+    int *in_weights = weighted ? malloc(sizeof(int) * (size_t)(indegree + 1)) : MPI_UNWEIGHTED;
+    int *out_weights = weighted ? malloc(sizeof(int) * (size_t)(outdegree + 1)) : MPI_UNWEIGHTED;
+    MPI_Dist_graph_neighbors(comm, indegree, out->sources, in_weights, outdegree, out->destinations,
+                             out_weights);
+    if (weighted) {
+        free(in_weights);
+        free(out_weights);
+    }
 }
 
 void translate_lists(MPI_Comm from, MPI_Comm to, const struct neighbor_lists *in,

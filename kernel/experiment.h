@@ -24,6 +24,9 @@ struct experiment {
     long nrep;
     double work_us;
     uint64_t seed;  /* run seed; each process derives its own */
+    char *graph;    /* graph only: the graph file, relative paths resolved
+                     * against the input file's folder; else NULL */
+    int weights;    /* graph only: 1 passes the edge counts as weights */
     int line;       /* line in the input file, for messages */
 };
 

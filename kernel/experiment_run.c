@@ -7,6 +7,7 @@
 
 #include "busy_work.h"
 #include "constructors.h"
+#include "edge_counts.h"
 #include "gather_text.h"
 #include "pairing.h"
 #include "setups/setup.h"
@@ -31,6 +32,7 @@ static int open_topology(struct run_context *ctx, struct findings *findings)
     MPI_Comm topo;
     topology_comm_create(e, ctx->base, &ctx->hood, &topo);
     comm_neighbor_lists(topo, &ctx->lists);
+    edge_counts_match(ctx, topo);
     if (findings) {
         struct neighbor_lists expected;
         translate_lists(ctx->base, topo, &ctx->hood.lists, &expected);
@@ -52,7 +54,8 @@ static int open_topology(struct run_context *ctx, struct findings *findings)
 }
 
 /* --dump-lists: the lists as computed (ranks of base) and as the library
- * reports them (ranks of the topology communicator), MPI_PROC_NULL as -1. */
+ * reports them (ranks of the topology communicator), MPI_PROC_NULL as -1,
+ * with each edge's count (graph; 1 elsewhere). */
 static void dump_lists(const struct run_context *ctx, int comm_rank, struct output *out)
 {
     char *text = NULL;
@@ -63,15 +66,18 @@ static void dump_lists(const struct run_context *ctx, int comm_rank, struct outp
     const struct {
         const char *name;
         const int *ranks;
+        const int *counts;
         int n;
-    } lists[] = {{"computed_sources", ctx->hood.lists.sources, ctx->hood.lists.indegree},
-                 {"computed_destinations", ctx->hood.lists.destinations, ctx->hood.lists.outdegree},
-                 {"sources", ctx->lists.sources, ctx->lists.indegree},
-                 {"destinations", ctx->lists.destinations, ctx->lists.outdegree}};
+    } lists[] = {{"computed_sources", ctx->hood.lists.sources, ctx->hood.source_counts, ctx->hood.lists.indegree},
+                 {"computed_destinations", ctx->hood.lists.destinations, ctx->hood.destination_counts,
+                  ctx->hood.lists.outdegree},
+                 {"sources", ctx->lists.sources, ctx->edge_in, ctx->lists.indegree},
+                 {"destinations", ctx->lists.destinations, ctx->edge_out, ctx->lists.outdegree}};
     for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
         for (int i = 0; i < lists[l].n; i++)
-            fprintf(rows, "%ld,%d,%d,%s,%d,%d\n", ctx->e->id, base_rank, comm_rank, lists[l].name, i,
-                    lists[l].ranks[i] == MPI_PROC_NULL ? -1 : lists[l].ranks[i]);
+            fprintf(rows, "%ld,%d,%d,%s,%d,%d,%d\n", ctx->e->id, base_rank, comm_rank, lists[l].name, i,
+                    lists[l].ranks[i] == MPI_PROC_NULL ? -1 : lists[l].ranks[i],
+                    lists[l].counts ? lists[l].counts[i] : 1);
     fclose(rows);
     gather_text(ctx->base, text, size, &out->lists);
     free(text);
@@ -83,6 +89,7 @@ static void close_topology(struct run_context *ctx)
         MPI_Comm_free(&ctx->comm);
     neighbor_lists_free(&ctx->lists);
     neighborhood_free(&ctx->hood);
+    edge_counts_free(ctx);
     free(ctx->send_tags);
     free(ctx->recv_tags);
 }

@@ -17,6 +17,7 @@
 
 struct parser {
     const char *path;
+    size_t folder_length;          /* of path's folder, with its '/'; 0: none */
     const struct input_limits *limits;
     int line;                      /* current line number, from 1 */
     int column_of[N_PARAMETERS];   /* field index of each parameter */
@@ -95,6 +96,14 @@ static int is_blank_or_comment(const char *line)
     return *line == '\0' || *line == '#';
 }
 
+/* A parameter of one topology alone (graph, weights) may be left out of
+ * the header: an input without it has no experiment it applies to. */
+static int applies_to_one_topology(int k)
+{
+    return catalog_find(topology_table, N_TOPOLOGIES, sizeof(topology_table[0]),
+                        parameter_table[k].applies_to) >= 0;
+}
+
 static int parse_header(struct parser *p, char **fields, int n, char header[][64])
 {
     if (n > MAX_FIELDS)
@@ -114,7 +123,7 @@ static int parse_header(struct parser *p, char **fields, int n, char header[][64
     }
     p->nfields = n;
     for (int k = 0; k < N_PARAMETERS; k++)
-        if (p->column_of[k] < 0)
+        if (p->column_of[k] < 0 && !applies_to_one_topology(k))
             return fail(p, parameter_table[k].name, "missing from the header");
     return 0;
 }
@@ -198,7 +207,7 @@ static int parse_word(struct parser *p, const char *column, const char *what, co
     return 1;
 }
 
-#define CELL(name) (fields[p->column_of[PARAMETER_##name]])
+#define CELL(name) (p->column_of[PARAMETER_##name] >= 0 ? fields[p->column_of[PARAMETER_##name]] : "")
 #define TRY(x)          \
     do {                \
         if ((x) < 0)    \
@@ -223,6 +232,8 @@ static int required(struct parser *p, int parsed, const char *name, const char *
 static int check_grid(struct parser *p, const struct experiment *e)
 {
     const struct input_limits *lim = p->limits;
+    if (e->topology == TOPOLOGY_graph)
+        return 0;  /* degrees and buffers are known once the file is read (graph_inputs.c) */
     long degree = topology_max_degree(e, lim->nprocs, lim->max_degree);
     if (degree < 0)
         return fail(p, e->topology == TOPOLOGY_full ? "topology" : "radius",
@@ -243,6 +254,29 @@ static int check_grid(struct parser *p, const struct experiment *e)
         return fail(p, "msize", "%ld bytes per neighbor need %.0f bytes of buffers per process "
                     "(up to %ld neighbors), over the limit of %.0f (--max-memory)",
                     e->msize, bytes, degree, lim->max_memory);
+    return 0;
+}
+
+/* graph: the file (required), relative to the input file's folder;
+ * weights 0/1, default 0. Both must be empty on other topologies. */
+static int parse_graph(struct parser *p, char **fields, struct experiment *e)
+{
+    const char *cell = CELL(graph);
+    if (e->topology != TOPOLOGY_graph) {
+        char why[128];
+        snprintf(why, sizeof(why), "topology %s", topology_table[e->topology].name);
+        TRY(must_be_empty(p, "graph", cell, why));
+        return must_be_empty(p, "weights", CELL(weights), why);
+    }
+    if (!*cell)
+        return fail(p, "graph", "empty, but required for topology graph (the graph file)");
+    long v = 0;
+    TRY(parse_long(p, PARAMETER_weights, CELL(weights), LONG_MAX, &v));
+    e->weights = (int)v;
+    size_t folder = cell[0] == '/' ? 0 : p->folder_length, length = strlen(cell);
+    e->graph = malloc(folder + length + 1);
+    memcpy(e->graph, p->path, folder);
+    memcpy(e->graph + folder, cell, length + 1);
     return 0;
 }
 
@@ -346,6 +380,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), LONG_MAX, &e->nrep),
                  "nrep", "on every line"));
     TRY(parse_seed(p, CELL(seed), &e->seed));
+    TRY(parse_graph(p, fields, e));
     return check_grid(p, e);
 }
 
@@ -383,6 +418,8 @@ int input_parse(const char *path, const char *text, size_t size, const struct in
                 struct input *out, char *error, size_t error_size)
 {
     struct parser p = {.path = path, .limits = limits, .error = error, .error_size = error_size};
+    const char *slash = strrchr(path, '/');
+    p.folder_length = slash ? (size_t)(slash - path) + 1 : 0;
     char header[MAX_FIELDS][64];
     memset(out, 0, sizeof(*out));
     p.line = 1;
@@ -421,6 +458,8 @@ int input_parse(const char *path, const char *text, size_t size, const struct in
             status = parse_row(&p, fields, &out->experiments[out->count]);
             if (status == 0)
                 out->count++;
+            else
+                free(out->experiments[out->count].graph);
         }
     }
     free(copy);
@@ -437,6 +476,8 @@ int input_parse(const char *path, const char *text, size_t size, const struct in
 
 void input_free(struct input *in)
 {
+    for (int i = 0; i < in->count; i++)
+        free(in->experiments[i].graph);
     free(in->experiments);
     in->experiments = NULL;
     in->count = 0;

@@ -13,6 +13,7 @@
 #include "control_variables.h"
 #include "dissemination_barrier.h"
 #include "experiment_run.h"
+#include "graph_inputs.h"
 #include "input.h"
 #include "output.h"
 #include "provenance.h"
@@ -351,6 +352,10 @@ int main(int argc, char **argv)
     free(text);
     if (status != 0)
         return finish(rank, EXIT_BAD_INPUT, error);
+    if (graph_inputs_check(opt.input, &in, &limits, base, error, sizeof(error)) != 0) {
+        input_free(&in);
+        return finish(rank, EXIT_BAD_INPUT, error);
+    }
 
     char prov_path[4200], cvars_path[4200];
     output_path(opt.prefix, ".prov.json", prov_path, sizeof(prov_path));

@@ -51,7 +51,7 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
-        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor\n") != 0) {
+        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor,count\n") != 0) {
         output_discard(o);
         return -1;
     }

@@ -19,13 +19,21 @@ struct run_context {
     struct neighbor_lists lists; /* as the library reports them for comm */
     int *send_tags;              /* pairing names of the edges (pairing.h) */
     int *recv_tags;
+    /* graph only (NULL elsewhere), at the positions of `lists`: entries per
+     * edge, each source's allgather block, and this process's. */
+    int *edge_out, *edge_in;
+    int *block_in;
+    int block_out;
     uint64_t work;               /* countdown steps of busy work */
 
-    /* Buffers: nsend blocks out, nrecv slots in, each msize bytes. */
+    /* Buffers: nsend blocks out, nrecv slots in, each msize bytes, or
+     * entries x msize where the v/w variants carry a graph's counts. */
     MPI_Datatype type;
-    int count;                   /* elements per block */
-    size_t block;                /* bytes per block */
+    int count;                   /* elements per msize bytes */
+    size_t block;                /* msize */
     int nsend, nrecv;
+    size_t *send_offsets;        /* nsend + 1: block j is [send_offsets[j], send_offsets[j+1]) */
+    size_t *recv_offsets;        /* nrecv + 1 */
     char *sendbuf, *recvbuf;
     int *sendcounts, *recvcounts, *sdispls, *rdispls;  /* v: elements; global w: bytes */
     MPI_Aint *sdispls_bytes, *rdispls_bytes;           /* neighbor w */

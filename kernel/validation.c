@@ -36,9 +36,13 @@ void findings_track_slots(struct findings *f, const struct run_context *ctx)
 {
     f->nslots = ctx->nrecv;
     f->slot_finding = malloc(sizeof(int) * (size_t)(f->nslots + 1));
-    for (int k = 0; k < f->nslots; k++)
+    size_t largest = 0;
+    for (int k = 0; k < f->nslots; k++) {
         f->slot_finding[k] = -1;
-    f->scratch = malloc(ctx->block + 1);
+        size_t size = ctx->recv_offsets[k + 1] - ctx->recv_offsets[k];
+        largest = size > largest ? size : largest;
+    }
+    f->scratch = malloc(largest + 1);
 }
 
 void findings_free(struct findings *f)
@@ -62,12 +66,14 @@ static int findings_add(struct findings *f, struct finding item)
 void validation_fill(struct run_context *ctx)
 {
     for (int j = 0; j < ctx->nsend; j++)
-        payload(ctx->sendbuf + (size_t)j * ctx->block, ctx->block, ctx->rank, ctx->block_names[j]);
+        payload(ctx->sendbuf + ctx->send_offsets[j], ctx->send_offsets[j + 1] - ctx->send_offsets[j],
+                ctx->rank, ctx->block_names[j]);
 }
 
 void validation_reset(struct run_context *ctx)
 {
-    memset(ctx->recvbuf, POISON, (size_t)ctx->nrecv * ctx->block);
+    if (ctx->recv_offsets)  /* create moves no data */
+        memset(ctx->recvbuf, POISON, ctx->recv_offsets[ctx->nrecv]);
 }
 
 static int all_poison(const char *block, size_t size)
@@ -80,23 +86,23 @@ static int all_poison(const char *block, size_t size)
 
 /* What went wrong in a slot that does not hold the expected block. */
 static struct finding diagnose(const struct run_context *ctx, struct findings *f, const char *got,
-                               int k)
+                               size_t size, int k)
 {
     struct finding d = {.kind = FINDING_corrupt, .rank = ctx->rank, .slot = k,
                         .expected_rank = ctx->slot_senders[k], .expected_name = ctx->slot_names[k],
                         .got_rank = -1, .got_name = -1, .reps = 1};
-    if (all_poison(got, ctx->block)) {
+    if (all_poison(got, size)) {
         d.kind = FINDING_missing;
         return d;
     }
-    if (ctx->block < HEADER)
+    if (size < HEADER)
         return d;
     int32_t header[2];
     memcpy(header, got, HEADER);
     if (header[0] < 0 || header[0] >= ctx->nprocs)
         return d;
-    payload(f->scratch, ctx->block, header[0], header[1]);
-    if (memcmp(f->scratch, got, ctx->block) != 0)
+    payload(f->scratch, size, header[0], header[1]);
+    if (memcmp(f->scratch, got, size) != 0)
         return d;  /* not any process's block */
     d.got_rank = header[0];
     d.got_name = header[1];
@@ -106,20 +112,19 @@ static struct finding diagnose(const struct run_context *ctx, struct findings *f
 
 void validation_check(struct run_context *ctx, struct findings *f)
 {
-    if (ctx->block == 0)
-        return;
     for (int k = 0; k < ctx->nrecv; k++) {
-        if (ctx->slot_senders[k] == MPI_PROC_NULL)
+        size_t size = ctx->recv_offsets[k + 1] - ctx->recv_offsets[k];
+        if (ctx->slot_senders[k] == MPI_PROC_NULL || size == 0)
             continue;
-        const char *got = ctx->recvbuf + (size_t)k * ctx->block;
-        payload(f->scratch, ctx->block, ctx->slot_senders[k], ctx->slot_names[k]);
-        if (memcmp(f->scratch, got, ctx->block) == 0)
+        const char *got = ctx->recvbuf + ctx->recv_offsets[k];
+        payload(f->scratch, size, ctx->slot_senders[k], ctx->slot_names[k]);
+        if (memcmp(f->scratch, got, size) == 0)
             continue;
         if (f->slot_finding[k] >= 0) {
             f->items[f->slot_finding[k]].reps++;
             continue;
         }
-        f->slot_finding[k] = findings_add(f, diagnose(ctx, f, got, k));
+        f->slot_finding[k] = findings_add(f, diagnose(ctx, f, got, size, k));
     }
 }
 

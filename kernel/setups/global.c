@@ -4,7 +4,7 @@
 
 static void prepare_allgather(struct run_context *ctx)
 {
-    buffers_prepare(ctx, 1, ctx->nprocs);
+    buffers_prepare(ctx, 1, ctx->nprocs, NULL, NULL);
     ctx->block_names[0] = 0;
     for (int i = 0; i < ctx->nprocs; i++) {
         ctx->slot_senders[i] = i;
@@ -15,7 +15,7 @@ static void prepare_allgather(struct run_context *ctx)
 /* Block i goes to rank i and is named after it. */
 static void prepare_alltoall(struct run_context *ctx)
 {
-    buffers_prepare(ctx, ctx->nprocs, ctx->nprocs);
+    buffers_prepare(ctx, ctx->nprocs, ctx->nprocs, NULL, NULL);
     for (int i = 0; i < ctx->nprocs; i++) {
         ctx->block_names[i] = i;
         ctx->slot_senders[i] = i;

@@ -10,8 +10,8 @@ static void neighbor_allgather(struct run_context *c)
 
 static void neighbor_allgatherv(struct run_context *c)
 {
-    MPI_Neighbor_allgatherv(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts, c->rdispls,
-                            c->type, c->comm);
+    MPI_Neighbor_allgatherv(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf, c->recvcounts,
+                            c->rdispls, c->type, c->comm);
 }
 
 static void neighbor_alltoall(struct run_context *c)
@@ -39,8 +39,8 @@ static void ineighbor_allgather(struct run_context *c)
 
 static void ineighbor_allgatherv(struct run_context *c)
 {
-    MPI_Ineighbor_allgatherv(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts, c->rdispls,
-                             c->type, c->comm, &c->request);
+    MPI_Ineighbor_allgatherv(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf, c->recvcounts,
+                             c->rdispls, c->type, c->comm, &c->request);
 }
 
 static void ineighbor_alltoall(struct run_context *c)

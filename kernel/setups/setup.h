@@ -17,9 +17,12 @@ const struct setup *setup_for(enum operation op);
 
 /* Shared by the setups (buffers.c). */
 MPI_Datatype datatype_mpi(enum datatype t);
-/* Allocates nsend blocks and nrecv slots with equal counts and contiguous
- * displacements for the v and w variants, and the expectation arrays. */
-void buffers_prepare(struct run_context *ctx, int nsend, int nrecv);
+/* Allocates nsend blocks and nrecv slots, contiguous, and the expectation
+ * arrays. Block j holds send_entries[j] x msize bytes, slot k
+ * recv_entries[k] x msize (NULL: 1 each, equal counts), and the counts
+ * and displacements of the v and w variants say so. */
+void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *send_entries,
+                     const int *recv_entries);
 void buffers_release(struct run_context *ctx);
 void prepare_neighbor_allgather(struct run_context *ctx);
 void prepare_neighbor_alltoall(struct run_context *ctx);

@@ -32,6 +32,10 @@ void neighbor_lists_free(struct neighbor_lists *l)
 void neighborhood_free(struct neighborhood *n)
 {
     neighbor_lists_free(&n->lists);
+    free(n->source_counts);
+    free(n->destination_counts);
+    free(n->source_blocks);
+    n->source_counts = n->destination_counts = n->source_blocks = NULL;
 }
 
 /* Number of integer vectors with sum|c_i| <= r in n dimensions:
@@ -73,6 +77,8 @@ long topology_max_degree(const struct experiment *e, int p, long limit)
     }
     case TOPOLOGY_full:
         return p - 1L > limit ? -1 : p - 1L;
+    case TOPOLOGY_graph:  /* known once the file is read (graph_inputs.c) */
+        return 0;
     default:
         return -1;
     }

@@ -23,6 +23,12 @@ struct grid {
 struct neighborhood {
     struct grid grid;            /* grid topologies only */
     struct neighbor_lists lists; /* in ranks of the base communicator */
+    /* graph only (NULL elsewhere): the entries of each edge, in list
+     * order; the allgather blocks: each source's and this process's
+     * largest count (what one block to all destinations must carry). */
+    int *source_counts, *destination_counts;
+    int *source_blocks;
+    int own_block;
 };
 
 /* Builds this process's neighborhood for experiment e on communicator base. */
@@ -33,6 +39,7 @@ void cart_neighborhood(const struct experiment *e, MPI_Comm base, struct neighbo
 void moore_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
 void vneum_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
 void full_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
+void graph_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
 
 neighborhood_builder topology_builder(enum topology t);
 void neighbor_lists_alloc(struct neighbor_lists *l, int indegree, int outdegree);
@@ -60,6 +67,11 @@ int offset_target(const struct grid *g, const int *coords, const int *offset, in
 /* Orders the offsets in place: FMAJ, LMAJ, or RAND (using rng). */
 struct rng;
 void order_offsets(int order, int *offsets, int count, int ndim, struct rng *rng);
+
+/* A graph process's edges in place: GIVEN (file order, as read), HEAVY
+ * (count descending, ties in file order) or RAND (using rng). */
+struct graph_edge;
+void order_graph_edges(int order, struct graph_edge *edges, int n, struct rng *rng);
 
 /* Full neighborhood lists of `rank` among p: LINEAR, or RAND (using rng). */
 void full_lists(int order, int rank, int p, struct rng *rng, int *sources, int *destinations);
