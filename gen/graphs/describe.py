@@ -1,4 +1,4 @@
-"""The description of one graph file (docs/kernel.md "Graph description"):
+"""The description of one graph file (docs/archive.md "inputs/graphs/"):
 one CSV row that the archive keeps and the analyzer shows in graphs.csv
 and report.html."""
 import numpy as np
