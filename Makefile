@@ -66,7 +66,8 @@ OUT := $(BUILD)/$(LIBRARY)
 OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
-kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so
+kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so \
+        $(OUT)/libnbh-counts.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -87,6 +88,11 @@ $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 
 # The PMPI tool of the end-to-end test (tests/workflow): plants a known slowdown.
 $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the graph tests (tests/kernel): records the bytes on every edge.
+$(OUT)/libnbh-counts.so: tests/kernel/pmpi_counts.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 

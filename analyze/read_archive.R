@@ -49,7 +49,11 @@ read_table <- function(file, required) {
 
 read_experiments <- function(file, registry) {
   params <- registry$parameters[name != "seed"]
-  x <- read_table(file, params$name)
+  # A parameter of one topology alone (graph, weights) may be missing, as in
+  # the kernel's input: archives made before it existed have none of its experiments.
+  optional <- params[applies_to %in% registry$topologies$name, name]
+  x <- read_table(file, setdiff(params$name, optional))
+  for (p in setdiff(optional, names(x))) set(x, j = p, value = NA_character_)
   extra <- setdiff(names(x), params$name)
   if (length(extra)) {
     nbh_warning(file, ": column(s) ", format_list(extra), " are not parameters of registry/parameters.csv; ignored")

@@ -14,7 +14,8 @@ read_registry <- function(root) {
     fread(path, colClasses = "character", na.strings = NULL)
   }
   list(parameters = read("parameters.csv"), guidelines = read("guidelines.csv"),
-       operations = read("operations.csv"), limits = read("limits.csv"))
+       operations = read("operations.csv"), limits = read("limits.csv"),
+       topologies = read("topologies.csv"))
 }
 
 # Stops unless VALUE is within the bound BOUND of registry/limits.csv

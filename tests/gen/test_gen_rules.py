@@ -14,7 +14,7 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
     row = complete(op="neighbor_alltoall", topology="vneum", ndim=2, msize=1024)
     assert row == {"op": "neighbor_alltoall", "topology": "vneum", "constructor": "dist_graph_adjacent",
                    "ndim": 2, "nfin": 0, "radius": 1, "order": "FMAJ", "reorder": 0,
-                   "datatype": "byte", "msize": 1024, "work_us": 0}
+                   "datatype": "byte", "msize": 1024, "work_us": 0, "graph": None, "weights": None}
     cart = complete(op="create", topology="cart", ndim=3)
     assert cart["order"] is None and cart["radius"] is None and cart["msize"] is None
     assert cart["constructor"] == "cart_create"

@@ -13,6 +13,7 @@ static int parse(const char *text, struct input *in, char *error)
 }
 
 #define HEADER "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed\n"
+#define HEADER_GRAPH "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed,graph,weights\n"
 
 static int fails_with(const char *text, const char *message)
 {
@@ -22,6 +23,43 @@ static int fails_with(const char *text, const char *message)
     if (failed && strcmp(error, message) != 0)
         printf("#   got: %s\n", error);
     return failed && strcmp(error, message) == 0;
+}
+
+/* The graph topology's columns: graph (a path, resolved against the input
+ * file's folder) and weights; both may be left out of the header. */
+static void test_graph_input(void)
+{
+    struct input in;
+    char error[512] = "";
+    const char *text = HEADER_GRAPH "1,neighbor_alltoallv,graph,,,,,,,,8,5,,,g/a.csv,\n"
+                       "2,create,graph,dist_graph,,,,HEAVY,1,,,5,,,/abs/b.csv,1\n";
+    int status = input_parse("runs/r1/in.csv", text, strlen(text), &limits, &in, error, sizeof(error));
+    CHECK(status == 0 && in.count == 2, "graph experiments parse (%s)", error);
+    if (status == 0) {
+        const struct experiment *e = in.experiments;
+        CHECK(strcmp(e[0].graph, "runs/r1/g/a.csv") == 0 && e[0].weights == 0 && e[0].order == ORDER_GIVEN &&
+                  e[0].constructor == CONSTRUCTOR_dist_graph_adjacent,
+              "graph defaults: GIVEN, dist_graph_adjacent, weights 0; a relative path is the input's folder's");
+        CHECK(strcmp(e[1].graph, "/abs/b.csv") == 0 && e[1].weights == 1 && e[1].order == ORDER_HEAVY,
+              "an absolute graph path is kept; weights and order as given");
+        input_free(&in);
+    }
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,full,,,,,,,,8,5,,,g.csv,\n",
+                     "in.csv:2: column graph: 'g.csv' given, but graph does not apply to topology full (leave it empty)"),
+          "graph on another topology");
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,moore,,2,,,,,,8,5,,,,0\n",
+                     "in.csv:2: column weights: '0' given, but weights does not apply to topology moore (leave it empty)"),
+          "weights on another topology");
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,graph,,,,,,,,8,5,,,,\n",
+                     "in.csv:2: column graph: empty, but required for topology graph (the graph file)"), "no graph");
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,graph,,,,,,,,8,5,,,g.csv,2\n",
+                     "in.csv:2: column weights: 2 is outside 0..1"), "weights not 0/1");
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,graph,,,,,FMAJ,,,8,5,,,g.csv,\n",
+                     "in.csv:2: column order: FMAJ does not apply to topology graph (it takes: GIVEN RAND HEAVY)"),
+          "order of another topology");
+    CHECK(fails_with(HEADER_GRAPH "1,neighbor_alltoallv,graph,,2,,,,,,8,5,,,g.csv,\n",
+                     "in.csv:2: column ndim: '2' given, but ndim does not apply to topology graph (leave it empty)"),
+          "grid parameters on a graph");
 }
 
 void test_input(void)
@@ -68,4 +106,5 @@ void test_input(void)
           "missing column");
     CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,,2,,,,,,8,5,,\n1,allgather,full,,,,,,,,8,5,,\n",
                      "in.csv:3: column id: 1 already used on line 2"), "duplicate id");
+    test_graph_input();
 }
