@@ -5,7 +5,6 @@ counts the kernel computes (GIVEN, HEAVY, RAND) and the library reports; the
 bytes and weights the library is really given (a PMPI tool); every bad graph
 file refused with one line naming the file and line."""
 import csv
-import itertools
 import re
 from pathlib import Path
 
@@ -48,11 +47,13 @@ BALANCED = """source,dest,count
 GRAPHS = {"irregular": IRREGULAR, "balanced": BALANCED}
 
 # MPICH 4.0.2 mixes up indegree and outdegree when it copies the counts of
-# (I)neighbor_alltoallw (pmodels/mpich#6233, fixed in 4.1 by #6250): where
-# a process has more destinations than sources (or the reverse) it reads
-# counts past the end of an array, so blocks arrive cut short or not at all,
-# and which ones depends on the heap. Measured on the balanced graph only.
-KNOWN_BROKEN = {("mpich", "neighbor_alltoallw", "irregular"), ("mpich", "ineighbor_alltoallw", "irregular")}
+# (I)neighbor_alltoallw and neighbor_alltoallw_init (pmodels/mpich#6233,
+# fixed in 4.1 by #6250): where a process has more destinations than
+# sources (or the reverse) it reads counts past the end of an array, so
+# blocks arrive cut short or not at all, and which ones depends on the
+# heap. Measured on the balanced graph only.
+KNOWN_BROKEN = {("mpich", op, "irregular")
+                for op in ["neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"]}
 
 
 def rows_of(text):
@@ -85,11 +86,13 @@ DATA = [(8, "byte"), (8, "int"), (16, "double"), (24, "int")]
 
 
 def matrix(library, directory):
-    """Every setup x constructor x order on both graphs; the irregular one by
-    a path relative to the input file, the balanced one by an absolute path."""
+    """Every setup x constructor x order on the irregular graph (by a path
+    relative to the input file), every setup in two of them on the balanced
+    one (by an absolute path)."""
     experiments = []
-    configs = itertools.product(GRAPHS, ["dist_graph_adjacent", "dist_graph"], ["GIVEN", "RAND", "HEAVY"],
-                                OPERATIONS)
+    shapes = [("irregular", c, o) for c in ["dist_graph_adjacent", "dist_graph"] for o in ["GIVEN", "RAND", "HEAVY"]]
+    shapes += [("balanced", "dist_graph_adjacent", "HEAVY"), ("balanced", "dist_graph", "RAND")]
+    configs = [(*shape, op) for shape in shapes for op in OPERATIONS]
     for i, (graph, constructor, order, op) in enumerate(configs):
         if (library, op, graph) in KNOWN_BROKEN:
             continue
@@ -224,7 +227,8 @@ def expected_bytes(op, text, rank):
 
 
 def test_the_library_is_given_each_edges_count(library, tmp_path):
-    ops = [op for op in OPERATIONS if OPERATION[op]["family"] == "neighbor"
+    # the persistent ones' _init calls have library-specific names (MPIX_ in Open MPI 4.1): not recorded
+    ops = [op for op in OPERATIONS if OPERATION[op]["family"] == "neighbor" and OPERATION[op]["persistent"] == "0"
            and (library, op, "irregular") not in KNOWN_BROKEN] + ["p2p_alltoallv"]
     lines = tool_run(library, tmp_path, ops, weights=0)
     assert not lines["direction"].str.endswith("weight").any(), "weights 0 passes MPI_UNWEIGHTED"
