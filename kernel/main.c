@@ -393,6 +393,7 @@ int main(int argc, char **argv)
         }
     }
 
+    provenance_peak_memory(&prov, base);
     if (rank == 0) {
         provenance_now(prov.end_time, sizeof(prov.end_time));
         char message[4400];

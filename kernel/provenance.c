@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "host_layout.h"
@@ -96,6 +97,23 @@ static void environment_json(FILE *f)
     fputs(first ? "}" : "\n  }", f);
 }
 
+void provenance_peak_memory(struct provenance *p, MPI_Comm comm)
+{
+    struct rusage usage;
+    struct {
+        long kib;
+        int rank;
+    } mine = {0, 0}, largest;
+    MPI_Comm_rank(comm, &mine.rank);
+    if (getrusage(RUSAGE_SELF, &usage) == 0)
+        mine.kib = usage.ru_maxrss;  /* Linux: KiB */
+    MPI_Reduce(&mine, &largest, 1, MPI_LONG_INT, MPI_MAXLOC, 0, comm);
+    if (mine.rank == 0) {
+        p->peak_rss_kib = largest.kib;
+        p->peak_rss_rank = largest.rank;
+    }
+}
+
 int provenance_write(struct provenance *p, const char *status, char *error, size_t size)
 {
     char *text = NULL;
@@ -138,6 +156,10 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
             p->countdown_rate, p->rate_measured ? "calibrated" : "given");
     fprintf(f, ",\n  \"validate\": %s,\n  \"findings\": %ld", p->validate ? "true" : "false", p->findings);
     fprintf(f, ",\n  \"max_memory_bytes\": %.0f", p->max_memory);
+    if (p->peak_rss_kib > 0)
+        fprintf(f, ",\n  \"peak_rss_kib\": %ld,\n  \"peak_rss_rank\": %d", p->peak_rss_kib, p->peak_rss_rank);
+    else
+        fprintf(f, ",\n  \"peak_rss_kib\": null,\n  \"peak_rss_rank\": null");
     fprintf(f, ",\n  \"seed_formula\": ");
     json_string(f, NBH_SEED_FORMULA);
     fprintf(f, ",\n  \"control_variables\": %d", p->cvars);

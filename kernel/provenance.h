@@ -27,6 +27,8 @@ struct provenance {
     int experiments;
     int experiments_done;
     long findings;
+    long peak_rss_kib;         /* largest peak resident set of any process (getrusage); 0: not yet */
+    int peak_rss_rank;         /* the process that had it */
     int cvars;                 /* control variables recorded */
     const char *error;         /* what stopped the run ("stopped"), else NULL */
     int written;               /* a version exists: the next replaces it */
@@ -43,5 +45,9 @@ void provenance_collect(struct provenance *p, MPI_Comm comm);
  * one. 0, or -1 with the message in error and errno set. */
 int provenance_write(struct provenance *p, const char *status, char *error, size_t size);
 void provenance_now(char *out, size_t size);
+/* Collective on comm, at the end: the largest peak resident set size of
+ * any process and its rank, into p on rank 0 (kernel memory per process:
+ * what a graph's O(degree) claim is checked against). */
+void provenance_peak_memory(struct provenance *p, MPI_Comm comm);
 
 #endif
