@@ -43,7 +43,13 @@ class Pattern:
 
     def symmetric_adjacency(self):
         """CSR (starts, neighbors) of the undirected graph of A + A^T without
-        the diagonal: what METIS partitions."""
+        the diagonal: what METIS partitions (computed once, kept: every
+        process count and the edge cut use it)."""
+        if getattr(self, "_adjacency", None) is None:
+            self._adjacency = self._symmetric_adjacency()
+        return self._adjacency
+
+    def _symmetric_adjacency(self):
         off = self.row != self.col
         row = np.concatenate([self.row[off], self.col[off]])
         col = np.concatenate([self.col[off], self.row[off]])
