@@ -10,8 +10,9 @@ from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
+from gen.graphs import buffers as graph_buffers
 from gen.graphs.files import FOLDER as GRAPH_FOLDER, write_graphs
-from gen.experiments import check_deployments, complete_all, load_design, select_levels, with_nrep
+from gen.experiments import check_deployments, complete_all, describe, load_design, select_levels, with_nrep
 from gen.jobscript import attempt_job_script
 from gen.settings import (apply_overrides, format_time_limit, parse_overrides, read_settings,
                           sets_for_library)
@@ -63,7 +64,7 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     write_csv(staged / "runs.csv", list(runs[0]), runs)
     whole_files.copy_tree(source, staged / "campaign")
     whole_files.copy_file(env.path, staged / "env" / env.name)
-    graph_files = graph_inputs(rows, runs, source, workspace.inputs / GRAPH_FOLDER)
+    graph_files = graph_inputs(rows, runs, source, workspace.inputs / GRAPH_FOLDER, deployment_origin(settings))
     lines_of = {}
     for run in runs:
         nprocs = run["nprocs"]
@@ -78,11 +79,24 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     whole_files.write_json(staged / "campaign.json", info)
 
 
-def graph_inputs(rows, runs, source, folder):
+def graph_inputs(rows, runs, source, folder, where):
     """Writes the graph file of every graph spec of ROWS for every process
-    count of RUNS; returns {(spec, nprocs): path relative to the inputs}."""
+    count of RUNS and checks each graph experiment against its file (as
+    check_deployments does for the other topologies); returns
+    {(spec, nprocs): path relative to the inputs}."""
     specs = list(dict.fromkeys(row["graph"] for row in rows if row.get("graph")))
-    return write_graphs(specs, [run["nprocs"] for run in runs], source, folder)[0]
+    names, _, loads = write_graphs(specs, [run["nprocs"] for run in runs], source, folder)
+    reg = registry.load()
+    deployments = {run["nprocs"]: run["deployment"] for run in runs}
+    for nprocs, deployment in deployments.items():
+        for row in rows:
+            if row.get("graph"):
+                file_name = names[row["graph"], nprocs]
+                problem = graph_buffers.problem(reg, row, loads[row["graph"], nprocs], file_name)
+                if problem:
+                    raise NbhError(f"{where}: deployment {deployment} is impossible for experiment "
+                                   f"{row['id']} ({describe(row)}): {problem}")
+    return names
 
 
 def with_graph_files(rows, graph_files, nprocs):

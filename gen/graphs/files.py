@@ -13,7 +13,7 @@ import numpy as np
 
 from gen import whole_files
 from gen.errors import NbhError, display_path
-from gen.graphs import describe, edge_list, generators, halo, matrix_market, partition
+from gen.graphs import buffers, describe, edge_list, generators, halo, matrix_market, partition
 from gen.graphs.spec import SpecError, parse
 
 FOLDER = "graphs"
@@ -76,10 +76,11 @@ def graph_text(source, dest, count):
 
 def write_graphs(specs, nprocs_list, campaign, folder):
     """Writes the graph files of SPECS (graph texts) for each process count
-    into FOLDER; returns {(text, nprocs): 'graphs/<file>'} and the descriptions."""
-    names, descriptions = {}, []
+    into FOLDER; returns {(text, nprocs): 'graphs/<file>'}, the descriptions
+    and {(text, nprocs): buffers.Loads}."""
+    names, descriptions, loads = {}, [], {}
     if not specs:
-        return names, descriptions
+        return names, descriptions, loads
     whole_files.make_directory(folder, exist_ok=True)
     for text in specs:
         try:
@@ -95,5 +96,6 @@ def write_graphs(specs, nprocs_list, campaign, folder):
             whole_files.write_csv(pathlib.Path(folder) / about_name(name), describe.COLUMNS, [row])
             names[text, nprocs] = f"{FOLDER}/{name}"
             descriptions.append(row)
-    return names, descriptions
+            loads[text, nprocs] = buffers.Loads(source, dest, count, nprocs)
+    return names, descriptions, loads
 

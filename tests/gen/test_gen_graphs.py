@@ -106,7 +106,7 @@ def test_bad_mtx_names_file_line_and_reason(tmp_path, text, line, reason):
 def test_edge_list_round_trips_unchanged_into_the_graph_file(tmp_path):
     text = "source,dest,bytes\n0,1,800\n0,3,8\n1,0,800\n2,3,16\n3,2,16\n3,0,8\n"
     write(tmp_path / "halo.csv", text)
-    names, (about,) = files.write_graphs(["edges file=halo.csv"], [4], tmp_path, tmp_path / "graphs")
+    names, (about,), _ = files.write_graphs(["edges file=halo.csv"], [4], tmp_path, tmp_path / "graphs")
     written = (tmp_path / names["edges file=halo.csv", 4]).read_text()
     assert written == text.replace("bytes", "count")
     assert (about["edges"], about["degree_min"], about["degree_max"], about["entries_max"]) == (6, 1, 2, 808)
@@ -138,7 +138,7 @@ def test_partition_file_is_used_and_checked(tmp_path):
           + "".join(f"{i} {i}\n" for i in range(1, 9)) + "".join(f"{i + 1} {i}\n" for i in range(1, 8)))
     write(tmp_path / "parts.4.txt", "0\n0\n1\n1\n2\n2\n3\n3\n")
     spec = "mtx file=mat.mtx partition=parts.{p}.txt"
-    names, (about,) = files.write_graphs([spec], [4], tmp_path, tmp_path / "graphs")
+    names, (about,), _ = files.write_graphs([spec], [4], tmp_path, tmp_path / "graphs")
     assert names[spec, 4].endswith(".p4.s0.csv")
     assert (tmp_path / names[spec, 4]).read_text() == "source,dest,count\n0,1,1\n1,0,1\n1,2,1\n2,1,1\n2,3,1\n3,2,1\n"
     assert (about["rows"], about["nonzeros"], about["edges"], about["edge_cut"]) == (8, 22, 6, 3)
@@ -163,12 +163,12 @@ def test_metis_partition_is_deterministic_with_its_seed_and_balanced():
 
 def test_graph_files_are_named_by_spec_p_and_seed_and_described(tmp_path):
     spec = "stencil3d n=6 points=27 partition_seed=5"
-    names, about = files.write_graphs([spec], [2, 4], tmp_path, tmp_path / "graphs")
+    names, about, _ = files.write_graphs([spec], [2, 4], tmp_path, tmp_path / "graphs")
     assert names[spec, 2].startswith("graphs/stencil3d-n6-points27-") and names[spec, 2].endswith(".p2.s5.csv")
     assert [a["p"] for a in about] == [2, 4] and about[0]["rows"] == 216 and about[0]["nonzeros"] == 16 ** 3
     described = (tmp_path / names[spec, 4].replace(".csv", ".about.csv")).read_text().splitlines()
     assert described[0].startswith("graph,file,p,partition,partition_seed,rows,nonzeros,edges,degree_min")
-    again, _ = files.write_graphs([spec], [4], tmp_path, tmp_path / "again")
+    again, _, _ = files.write_graphs([spec], [4], tmp_path, tmp_path / "again")
     assert (tmp_path / names[spec, 4]).read_bytes() == (tmp_path / again[spec, 4].replace("graphs", "again")).read_bytes()
 
 
@@ -202,3 +202,28 @@ def test_bad_specs_say_what_is_wrong(text, reason):
     with pytest.raises(SpecError) as error:
         parse(text)
     assert reason in str(error.value)
+
+
+def edge_campaign(tmp_path, op, msize):
+    folder = tmp_path / "edgecampaign"
+    folder.mkdir(parents=True)
+    (folder / "campaign.conf").write_text("deployments = 1x4\nnrun = 1\nnrep = 1\ntime_limit = 1:00\nseed = 1\n")
+    (folder / "experiments.py").write_text(
+        "from gen.design import levels\n"
+        f"EXPERIMENTS = levels(op={op!r}, topology='graph', graph='edges file=halo.csv', msize={msize})\n")
+    (folder / "halo.csv").write_text("source,dest,bytes\n0,1,3\n1,0,5\n")
+    return folder
+
+
+def test_buffers_are_checked_against_the_graph_file_not_p_minus_1_neighbors(tmp_path, monkeypatch):
+    from gen.generate import generate
+    monkeypatch.setenv("NBH_WORK", str(tmp_path / "work"))
+    # regular alltoall on 4 processes: (p-1) neighbors would need 6 x 2^28 bytes, over 1 GiB;
+    # the graph gives every process at most one neighbor each way: 2 x 2^28 fits
+    workspace, _ = generate(str(edge_campaign(tmp_path, "neighbor_alltoall", 2 ** 28)), "local-openmpi")
+    assert len(workspace.experiments()) == 1
+    # alltoallv carries the counts: process 0 receives 5 and sends 3 entries of 2^28 bytes: 2 GiB
+    with pytest.raises(NbhError, match=r"deployment 1x4 is impossible for experiment 1 \(.*\): msize 268435456 "
+                                       r"needs 2147483648 bytes of buffers on process 0 of graph file "
+                                       r"graphs/edges-halo-[0-9a-f]{8}\.p4\.s0\.csv, over the kernel's 1073741824"):
+        generate(str(edge_campaign(tmp_path / "v", "neighbor_alltoallv", 2 ** 28)), "local-openmpi")
