@@ -5,6 +5,7 @@ counts the kernel computes (GIVEN, HEAVY, RAND) and the library reports; the
 bytes and weights the library is really given (a PMPI tool); every bad graph
 file refused with one line naming the file and line."""
 import csv
+import json
 import re
 from pathlib import Path
 
@@ -129,6 +130,9 @@ def test_every_graph_experiment_completes_and_moves_the_right_data(runs, library
     assert (counts == NREP).all()
     assert len(run.findings) == 0, run.findings.head().to_string()
     assert "data check" not in run.stderr
+    prov = json.loads(run.file("prov.json").read_text())
+    assert prov["status"] == "complete"
+    assert prov["peak_rss_kib"] > 1000 and 0 <= prov["peak_rss_rank"] < P, "the largest process's memory"
 
 
 def by_process(lists):
