@@ -2,7 +2,7 @@
 each process count of the deployments, the graph file and its description
 in inputs/graphs/ (docs/workflow.md), written whole.
 
-    inputs/graphs/<key>.p<P>.s<seed>.csv        source,dest,count (docs/kernel.md "Graph file")
+    inputs/graphs/<key>.p<P>.s<seed>.csv        source,dest,count (docs/kernel.md "Graph files")
     inputs/graphs/<key>.p<P>.s<seed>.about.csv  its description (docs/archive.md "inputs/graphs/")
 
 A run's input names its graph file as graphs/<file> (relative to the input)."""

@@ -74,7 +74,7 @@ class GraphSpec:
         return self.partition == "metis"
 
     def file_name(self, nprocs):
-        """graphs/<key>.p<P>.s<seed>.csv (docs/kernel.md "Graph file")."""
+        """graphs/<key>.p<P>.s<seed>.csv (docs/kernel.md "Graph files")."""
         return f"{self.key}.p{nprocs}.s{self.partition_seed}.csv"
 
     def partition_file(self, nprocs):
