@@ -2,7 +2,7 @@
 #   make        install what is missing, build one kernel per MPI library found
 #   make test   ... and run every test; ends with "N passed, N failed"
 #   make demo   ... and run the five steps of the demo campaign
-#   make bench  kernel and analyzer benchmarks (prints figures, never fails on timing)
+#   make bench  kernel, analyzer and graph-generation benchmarks (prints figures, never fails on timing)
 #   make deps   install what is missing (Debian/Ubuntu packages, .venv)
 # One library by hand: make kernel LIBRARY=name MPICC=wrapper
 SHELL := /bin/bash

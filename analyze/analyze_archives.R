@@ -61,7 +61,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
-       set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected)
+       set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
+       graphs = graph_descriptions(archives))
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

@@ -228,6 +228,26 @@ plot_blocks <- function(result, plots, settings) {
   blocks
 }
 
+# The process graphs of graph experiments: their descriptions and the heat
+# maps of their communication volume; nothing without graph experiments.
+graph_blocks <- function(graphs, heatmaps, settings) {
+  if (is.null(graphs) || !nrow(graphs)) return(list())
+  blocks <- list(heading("Process graphs"),
+                 paragraph("Each graph file the runs read (also in `graphs.csv`): degree = destinations per process; ",
+                           "entries = vector entries a process sends per exchange (bytes = entries x msize); ",
+                           "edge cut = matrix couplings between processes (undirected)."),
+                 table_block(graph_report_table(graphs)))
+  if (!is.null(heatmaps) && nrow(heatmaps)) {
+    for (i in seq_len(nrow(heatmaps))) {
+      blocks <- c(blocks, list(figure(heatmaps$png[i], paste0("Communication volume: ", heatmaps$title[i], ". ",
+                                                              heatmaps$caption[i]))))
+    }
+  } else if (!isTRUE(settings$plots)) {
+    blocks <- c(blocks, list(paragraph("Heat maps were not drawn (--no-plots).")))
+  }
+  blocks
+}
+
 build_report <- function(result, tt, summary, plots, warnings, settings, closest, tuning) {
   params <- result$params$name
   vt <- tt[violated == TRUE]
@@ -268,7 +288,8 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     blocks <- c(blocks, list(paragraph("None.")))
   }
   blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
-              overlap_blocks(result, plots$overlap, settings), plot_blocks(result, plots, settings))
+              overlap_blocks(result, plots$overlap, settings), graph_blocks(result$graphs, plots$heatmaps, settings),
+              plot_blocks(result, plots, settings))
   blocks <- c(blocks, list(heading("Provenance")), unlist(lapply(result$archives, provenance_blocks), recursive = FALSE))
   c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))
 }

@@ -1,7 +1,8 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# overlap.csv and overlap_sets.csv (where busy work was measured), plots/
-# (PNG and PDF) and report.md / report.html.
+# overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
+# (only when the archives hold graph experiments), plots/ (PNG and PDF) and
+# report.md / report.html.
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
@@ -28,7 +29,9 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- data.table()
+  graphs <- if (is.null(result$graphs)) data.table() else result$graphs
+  if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
@@ -49,6 +52,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     for (o in list(overview, close_plots)) {
       if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
     }
+    heatmaps <- render_plots(graph_volume_data(graphs), graph_heatmap, dir, width = 6, height = 5)
     if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
     overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
@@ -67,7 +71,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
-  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots)
+  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
+                heatmaps = heatmaps)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))

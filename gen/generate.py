@@ -10,7 +10,9 @@ from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
-from gen.experiments import check_deployments, complete_all, load_design, select_levels, with_nrep
+from gen.graphs import buffers as graph_buffers
+from gen.graphs.files import FOLDER as GRAPH_FOLDER, write_graphs
+from gen.experiments import check_deployments, complete_all, describe, load_design, select_levels, with_nrep
 from gen.jobscript import attempt_job_script
 from gen.settings import (apply_overrides, format_time_limit, parse_overrides, read_settings,
                           sets_for_library)
@@ -62,14 +64,46 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     write_csv(staged / "runs.csv", list(runs[0]), runs)
     whole_files.copy_tree(source, staged / "campaign")
     whole_files.copy_file(env.path, staged / "env" / env.name)
-    lines = runplan.experiment_lines(rows, columns)
+    graph_files = graph_inputs(rows, runs, source, workspace.inputs / GRAPH_FOLDER, deployment_origin(settings))
+    lines_of = {}
     for run in runs:
+        nprocs = run["nprocs"]
+        if nprocs not in lines_of:
+            lines_of[nprocs] = runplan.experiment_lines(with_graph_files(rows, graph_files, nprocs), columns)
+        lines = lines_of[nprocs]
         run_id = run["run_id"]
         comment = (f"nbhbench input: campaign {name}, run {run_id}, seed {run['seed']} "
                    "(experiments shuffled with numpy PCG64(seed))")
         whole_files.write_text(workspace.input(run_id, 1), runplan.input_text(columns, lines, run["seed"], comment))
         whole_files.write_text(workspace.job(run_id, 1), attempt_job_script(final, info, env, run, 1), mode=0o755)
     whole_files.write_json(staged / "campaign.json", info)
+
+
+def graph_inputs(rows, runs, source, folder, where):
+    """Writes the graph file of every graph spec of ROWS for every process
+    count of RUNS and checks each graph experiment against its file (as
+    check_deployments does for the other topologies); returns
+    {(spec, nprocs): path relative to the inputs}."""
+    specs = list(dict.fromkeys(row["graph"] for row in rows if row.get("graph")))
+    names, _, loads = write_graphs(specs, [run["nprocs"] for run in runs], source, folder)
+    reg = registry.load()
+    deployments = {run["nprocs"]: run["deployment"] for run in runs}
+    for nprocs, deployment in deployments.items():
+        for row in rows:
+            if row.get("graph"):
+                file_name = names[row["graph"], nprocs]
+                problem = graph_buffers.problem(reg, row, loads[row["graph"], nprocs], file_name)
+                if problem:
+                    raise NbhError(f"{where}: deployment {deployment} is impossible for experiment "
+                                   f"{row['id']} ({describe(row)}): {problem}")
+    return names
+
+
+def with_graph_files(rows, graph_files, nprocs):
+    """ROWS as a run on NPROCS processes reads them: a graph spec becomes its graph file."""
+    if not graph_files:
+        return rows
+    return [dict(row, graph=graph_files[row["graph"], nprocs]) if row.get("graph") else row for row in rows]
 
 
 def leave_out(settings, env, rows, sets_chosen):

@@ -9,6 +9,8 @@ kernel is compiled from.
 import math
 import numbers
 
+from gen.graphs import spec as graph_spec
+
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
                "order": "orders", "datatype": "datatypes"}
 
@@ -137,7 +139,13 @@ def complete(reg, raw):
 
 def check_relations(reg, row):
     """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size,
-    busy work given in microseconds or as a factor, not both."""
+    busy work given in microseconds or as a factor, not both; a design's graph is a
+    graph spec (gen/graphs/spec.py)."""
+    if row.get("graph") is not None:
+        try:
+            graph_spec.parse(row["graph"])
+        except graph_spec.SpecError as e:
+            raise RowError("graph", str(e)) from None
     if row["ndim"] is not None and not 0 <= row["nfin"] <= row["ndim"]:
         raise RowError("nfin", f"nfin {row['nfin']} is outside 0..ndim ({row['ndim']})")
     if row["msize"] is not None:
@@ -185,6 +193,8 @@ def deployment_problem(reg, row, nprocs):
     if reg.topologies[row["topology"]]["radius"] == "1" and nprocs == 1 and row["nfin"] == row["ndim"]:
         return (f"radius {row['radius']} is impossible on 1 process: every dimension is finite "
                 "and of extent 1, so no process has a neighbor")
+    if row.get("graph") is not None:  # a graph's degrees and counts are its file's: gen/graphs/buffers.py
+        return None
     need = buffer_bytes(reg, row, degree, nprocs)
     if need > reg.limits["max_memory"]:
         return (f"msize {row['msize']} needs {need} bytes of buffers per process, "

@@ -11,6 +11,7 @@ import time
 
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
+from gen.graphs.files import FOLDER as GRAPH_FOLDER
 from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import layout, reorder, slurm
@@ -303,6 +304,9 @@ def fill(target, workspace, info, statuses):
     whole_files.copy_file(workspace.env / info["env"], target / "env" / info["env"])
     for name in ("experiments.csv", "param_sets.csv"):
         whole_files.copy_file(workspace.path / name, target / name)
+    graphs = workspace.inputs / GRAPH_FOLDER
+    if graphs.is_dir():  # the graph files the runs read and their descriptions (docs/archive.md)
+        whole_files.copy_tree(graphs, target / "inputs" / GRAPH_FOLDER)
     nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
     rows, damaged = [], []
     for status in statuses:

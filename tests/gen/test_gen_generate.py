@@ -14,7 +14,7 @@ from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
-           "full-rand-jupiter": 30, "full-tuned-jupiter": 60}
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72}
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,61 @@
+"""Built-in matrices that need no download (docs/campaigns.md "Graphs"):
+stencils on a regular grid (natural ordering, no periodic wrap, the
+diagonal included) and random geometric graphs. Vectorised numpy."""
+import itertools
+
+import numpy as np
+
+from gen.graphs.matrix import Pattern
+
+
+def stencil(n, ndim, points):
+    """The pattern of a POINTS-point stencil on n^ndim unknowns: 5 (2-D) or 7
+    (3-D) reach the face neighbors, 27 (3-D) every neighbor within one step."""
+    if points in (5, 7):
+        offsets = [o for o in itertools.product((-1, 0, 1), repeat=ndim) if sum(map(abs, o)) <= 1]
+    else:
+        offsets = list(itertools.product((-1, 0, 1), repeat=ndim))
+    coords = np.indices((n,) * ndim).reshape(ndim, -1)
+    index = np.arange(n ** ndim, dtype=np.int64)
+    strides = [n ** (ndim - 1 - d) for d in range(ndim)]
+    rows, cols = [], []
+    for offset in offsets:
+        valid = np.ones(index.size, dtype=bool)
+        shift = 0
+        for d, o in enumerate(offset):
+            if o:
+                valid &= (coords[d] + o >= 0) & (coords[d] + o < n)
+                shift += o * strides[d]
+        rows.append(index[valid])
+        cols.append(index[valid] + shift)
+    return Pattern.of(n ** ndim, np.concatenate(rows), np.concatenate(cols))
+
+
+def random_geometric(n, radius, dim, seed):
+    """N points uniform in the unit square/cube (numpy PCG64(seed)); row i
+    references itself and every point within RADIUS (Euclidean)."""
+    points = np.random.Generator(np.random.PCG64(seed)).random((n, dim))
+    cells = max(1, int(1 / radius))
+    cell = np.minimum((points * cells).astype(np.int64), cells - 1)
+    linear = np.ravel_multi_index(cell.T, (cells,) * dim)
+    order = np.argsort(linear, kind="stable")
+    sorted_cells = linear[order]
+    starts = np.searchsorted(sorted_cells, np.arange(cells ** dim), side="left")
+    ends = np.searchsorted(sorted_cells, np.arange(cells ** dim), side="right")
+    rows, cols = [np.arange(n, dtype=np.int64)], [np.arange(n, dtype=np.int64)]
+    for offset in itertools.product((-1, 0, 1), repeat=dim):
+        other = cell + np.array(offset)
+        inside = np.all((other >= 0) & (other < cells), axis=1)
+        me = np.flatnonzero(inside)
+        target = np.ravel_multi_index(other[inside].T, (cells,) * dim)
+        counts = ends[target] - starts[target]
+        total = int(counts.sum())
+        if not total:
+            continue
+        mine = np.repeat(me, counts)
+        first = np.repeat(starts[target] - np.cumsum(counts) + counts, counts)
+        theirs = order[first + np.arange(total)]
+        near = (np.sum((points[mine] - points[theirs]) ** 2, axis=1) <= radius * radius) & (mine != theirs)
+        rows.append(mine[near])
+        cols.append(theirs[near])
+    return Pattern.of(n, np.concatenate(rows), np.concatenate(cols))
