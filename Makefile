@@ -26,7 +26,7 @@ all: deps
 deps:
 	@libexec/nbhbench-deps
 
-kernels: $(BUILD)/nbh-dims
+kernels: $(BUILD)/nbh-dims $(BUILD)/nbh-graph-rows
 	@$(if $(FOUND_LIBRARIES),,echo "make: no MPI compiler wrapper found (mpicc.openmpi, mpicc.mpich); run make deps" >&2; exit 1)
 	@for library in $(FOUND_LIBRARIES); do \
 	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
@@ -59,6 +59,12 @@ $(BUILD)/nbh-dims: kernel/tools/dims.c kernel/topologies/dims.c $(BUILD)/registr
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) $(CPPFLAGS) kernel/tools/dims.c kernel/topologies/dims.c -o $@
+
+# The kernel's graph file reader alone, for make bench (bench-graphs).
+$(BUILD)/nbh-graph-rows: kernel/tools/graph_rows.c kernel/topologies/graph_file.c $(BUILD)/registry.h
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(CC) $(CFLAGS) $(CPPFLAGS) kernel/tools/graph_rows.c kernel/topologies/graph_file.c -o $@
 
 # --- one MPI library: make kernel LIBRARY=name MPICC=wrapper ---
 ifdef LIBRARY

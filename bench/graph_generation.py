@@ -1,9 +1,14 @@
-"""bench/bench-graphs: times generate's graph steps on a 10^6-row matrix at p = 1024."""
+"""bench/bench-graphs: times generate's graph steps on a 10^6-row matrix at p = 1024,
+then shows the kernel's memory per process following its degree, not the file's edges."""
 import argparse
+import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
+
+import numpy as np
 
 sys.path.insert(0, ".")
 from gen import whole_files  # noqa: E402
@@ -29,9 +34,8 @@ def main():
     parts = step("METIS k-way", lambda: partition.metis(matrix, args.p, spec.partition_seed))
     source, dest, count = step("SpMV halo", lambda: halo.halo_edges(matrix, parts, args.p))
     cut = step("edge cut", lambda: halo.edge_cut(matrix, parts))
-    with tempfile.TemporaryDirectory() as folder:
-        step("write graph file", lambda: whole_files.write_text(f"{folder}/g.csv",
-                                                                files.graph_text(source, dest, count)))
+    folder = tempfile.mkdtemp()
+    step("write graph file", lambda: whole_files.write_text(f"{folder}/g.csv", files.graph_text(source, dest, count)))
     about = describe.describe(spec, spec.file_name(args.p), args.p, source, dest, count, matrix, cut)
     total = sum(seconds for _, seconds in steps)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB -> GiB
@@ -41,6 +45,33 @@ def main():
     print(f"total {total:.2f} s (target < 30 s), peak memory {peak:.2f} GiB (target < 4 GiB)")
     print(f"graph: {about['edges']} edges, degree {about['degree_min']}/{about['degree_mean']}/{about['degree_max']}, "
           f"entries sent {about['entries_min']}/{about['entries_mean']}/{about['entries_max']}, edge cut {cut}")
+    kernel_memory(folder, source, dest, args.p)
+    whole_files.remove_tree(folder)
+
+
+def kernel_memory(folder, source, dest, p):
+    """The kernel's reader (build/nbh-graph-rows) as the processes of least and
+    most degree of the stencil graph, and as a process of Full on p (every
+    process a neighbor of every other: p(p-1) edges, the largest graph file of
+    p processes), each in a process of its own: peak memory against degree."""
+    tool = os.path.join(os.environ.get("NBH_BUILD", "build"), "nbh-graph-rows")
+    if not os.access(tool, os.X_OK):
+        print(f"kernel memory: {tool} is not built (make); skipped")
+        return
+    ranks = np.arange(p)
+    senders, others = np.meshgrid(ranks, ranks, indexing="ij")
+    keep = senders != others
+    full = f"{folder}/full.csv"
+    whole_files.write_text(full, files.graph_text(senders[keep], others[keep], np.ones(keep.sum(), dtype=np.int64)))
+    degree = np.bincount(source, minlength=p) + np.bincount(dest, minlength=p)
+    cases = [(f"{folder}/g.csv", len(source), int(np.argmin(degree))),
+             (f"{folder}/g.csv", len(source), int(np.argmax(degree))),
+             (full, int(keep.sum()), 0)]
+    print("kernel memory per process (the kernel's graph reader; the MPI library adds its own):")
+    for path, edges, rank in cases:
+        size = os.path.getsize(path) / 2 ** 20
+        line = subprocess.run([tool, path, str(p), str(rank)], capture_output=True, text=True, check=True).stdout
+        print(f"  file of {edges:>8} edges ({size:5.1f} MiB): {line.strip()}")
 
 
 if __name__ == "__main__":
