@@ -110,6 +110,7 @@ static int launcher_internal(const char *variable)
 {
     const char *internal[] = {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
                               "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "OMPI_MCA_mpi_oversubscribe",
+                              "OMPI_MCA_PREFIXES=", "OMPI_MCA_num_procs=", "OMPI_MCA_cpu_type=",
                               "HYDRA_BSTRAP_", "HYDRA_LAUNCH_TYPE=", "I_MPI_INFO_", "I_MPI_HYDRA_UUID="};
     for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
         if (strncmp(variable, internal[i], strlen(internal[i])) == 0)
