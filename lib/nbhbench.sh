@@ -37,7 +37,7 @@ nbh_print_commands() {
     local script name
     for script in "$NBH_ROOT"/libexec/nbhbench-*; do
         name=${script##*/nbhbench-}
-        printf '  %-10s %s\n' "$name" "$(nbh_help_text "$name" | sed -n 's/^Summary: //p')"
+        printf '  %-12s %s\n' "$name" "$(nbh_help_text "$name" | sed -n 's/^Summary: //p')"
     done
 }
 

@@ -9,10 +9,11 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate status submit; do
+    for command in analyze archive build deps demo dims generate install-mpi status submit; do
         [[ "$output" == *"  $command "* ]]
     done
-    [[ "$output" == *"dims       the grid nbhbench uses for P processes in NDIM dimensions"* ]]
+    [[ "$output" == *"dims         the grid nbhbench uses for P processes in NDIM dimensions"* ]]
+    [[ "$output" == *"install-mpi  install a current MPI release (openmpi5, mpich5, intelmpi) into .mpi/"* ]]
 }
 
 @test "nbhbench help COMMAND and COMMAND --help print the same usage" {
@@ -90,8 +91,8 @@ setup() {
     [ "$output" = "nbhbench: unknown option '--frobnicate' (usage: nbhbench deps [--check])" ]
 }
 
-@test "demo takes no arguments" {
+@test "demo with a library that has no environment is one line and exit 2" {
     run "$NBH" demo now
     [ "$status" -eq 2 ]
-    [ "$output" = "nbhbench: usage: nbhbench demo (it takes no arguments)" ]
+    [ "$output" = "nbhbench: demo: no environment env/local-now for library 'now' (libraries: openmpi mpich openmpi5 mpich5 intelmpi)" ]
 }
