@@ -13,8 +13,9 @@ CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": 
         "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"],
         "openmpi-alltoall-sweep": ["msize=256"], "openmpi-allgather-sweep": ["msize=256"],
         "mpich-coll-sweep": ["msize=256"]}
-# Campaigns whose parameter sets belong to one library.
-ENV = {"mpich-coll-sweep": "local-mpich"}
+# Campaigns whose parameter sets belong to one library; the study ran
+# nbhcoll-vsc3 with Intel MPI (make test installs it: nbhbench install-mpi).
+ENV = {"mpich-coll-sweep": "local-mpich", "nbhcoll-vsc3": "local-intelmpi"}
 
 
 @pytest.mark.parametrize("campaign", sorted(CUTS))
