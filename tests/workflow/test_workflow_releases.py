@@ -72,3 +72,24 @@ def test_intel_mpi_with_an_adjust_parameter_set_not_verifiable(bench, tmp_path):
             "not an MPI_T variable (env_only)) |") in report
     warnings = out / "warnings.txt"
     assert not warnings.exists() or "I_MPI_ADJUST" not in warnings.read_text(), "not a warning"
+
+
+def test_intel_mpi_through_slurm(slurm_bench):
+    """The study's VSC3 library as nbhcoll-vsc3 ships: env/slurm-intelmpi,
+    its mpiexec.hydra inside the batch job of the test Slurm."""
+    require_release("intelmpi")
+    bench = slurm_bench
+    bench.ok("generate", "demo", "--env", "slurm-intelmpi", "--set", "nrun=2", "--set", "nrep=3",
+             "--set", "msize=64")
+    job = bench.workspace("demo").job(RUN, 1).read_text()
+    assert "#SBATCH --overcommit" in job and f"{ROOT}/.mpi/intelmpi/bin/mpiexec.hydra -np 4 -ppn 4" in job
+    assert "export I_MPI_ROOT=" in job
+    submitted = bench.ok("submit", "demo", "--wait", timeout=240)
+    assert "demo: 2 runs: 2 done" in submitted.stdout
+    archive, _ = bench.archive("demo")
+    runs = read_csv(archive / "runs.csv")
+    assert {r["state"] for r in runs} == {"done"} and all(r["job_id"].isdigit() for r in runs)
+    prov = json.loads((archive / f"results/{RUN}.prov.json").read_text())
+    assert prov["library_version"].startswith(VERSION["intelmpi"])
+    assert prov["environment"]["SLURM_JOB_ID"] == runs[0]["job_id"]
+    assert prov["environment"]["FI_PROVIDER"] == "tcp"
