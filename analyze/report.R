@@ -5,6 +5,20 @@
 
 REPORT_ROWS <- 50L   # the longest table of the report; the CSV files have all rows
 
+# The guidelines with their own ratio threshold (registry or assessment
+# set), e.g. "own ratio thresholds: GL16 (20 guidelines) v >= 1.1"; NULL if
+# none has one.
+own_threshold_text <- function(guidelines) {
+  own <- Filter(function(g) !is.null(g$v_thres), guidelines)
+  if (!length(own)) return(NULL)
+  x <- rbindlist(lapply(own, function(g) data.table(who = fcoalesce(g$tag, g$text), v = g$v_thres)))
+  x <- x[, .N, by = .(who, v)]
+  text <- sprintf("%s%s v >= %s", x$who, ifelse(x$N > 1L, sprintf(" (%d guidelines)", x$N), ""), format(x$v))
+  paste0("own ratio thresholds: ", format_list(text, 4L),
+         if (any(vapply(own, function(g) !is.null(g$computed), TRUE)))
+           "; `max(SIDE; work)`: per run, the larger of SIDE's run median and that of the busy work measured on the left side")
+}
+
 # "GL4: a <= b" (or "a <= b" without a tag).
 tagged <- function(tag, guideline) paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)
 
@@ -109,11 +123,12 @@ closest_call_blocks <- function(closest, params, result) {
                                          "`short of` says what kept it from a violation (ratio below %s, p above %s)."),
                                    format(result$v_thres), format(result$p_thres))))
   if (!nrow(closest)) return(c(blocks, list(paragraph("None: every test is violated, or there are no tests."))))
-  x <- closest[, .(guideline = tagged(tag, guideline), context = context_text(closest),
-                   parameters = parameter_text(closest, params), level = varied_level(closest),
-                   ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                   `median a (µs)` = sprintf("%.4g", median_a_us), `median b (µs)` = sprintf("%.4g", median_b_us),
-                   runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)]
+  x <- trust_columns(closest[, .(guideline = tagged(tag, guideline), context = context_text(closest),
+                                 parameters = parameter_text(closest, params), level = varied_level(closest),
+                                 ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+                                 `median a (µs)` = sprintf("%.4g", median_a_us),
+                                 `median b (µs)` = sprintf("%.4g", median_b_us),
+                                 runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)], closest, result)
   c(blocks, bounded_table(x, "closest calls", "closest.csv"))
 }
 
@@ -228,31 +243,35 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
               paste0("assessment: `", result$assessment_file, "`"),
               sprintf("violated iff ratio v >= %s and p <= %s (one-sided Wilcoxon rank-sum test of the run medians)",
                       format(result$v_thres), format(result$p_thres)),
+              own_threshold_text(result$guidelines),
               if (several_sets) paste0("parameter sets: ", paste0("`", result$param_sets, "`", collapse = ", "),
                                        "; reference: `", result$reference_set, "`"),
-              paste0("analysed: ", settings$created, " by nbhbench ", settings$version))),
+              trust_settings_text(result),
+              paste0("analysed: ", settings$created, " by nbhbench ", settings$version))))
+  blocks <- c(blocks, trust_banner_blocks(result, summary), list(
     heading("Verdict"),
     paragraph(sprintf("**%d of %d tests violated** (%d of %d groups) over %d guidelines.",
                       nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines)),
               if (!nrow(vt) && nrow(tt)) " No test is violated; the closest calls show how near each guideline came."),
+    paragraph(chance_text(result, nrow(tt))),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary)),
-    heading("Violations"))
+    table_block(study_table(summary))), reorder_blocks(result), list(
+    heading("Violations")))
   if (nrow(vt)) {
     shown <- head(vt[order(-ratio)], REPORT_ROWS)
     blocks <- c(blocks, list(
       paragraph(if (nrow(vt) > REPORT_ROWS) sprintf("The %d largest of %d (all in `violations.csv`).", REPORT_ROWS, nrow(vt))
                 else "All violations, largest ratio first (also in `violations.csv`)."),
-      table_block(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
-                            parameters = parameter_text(shown, params), level = varied_level(shown),
-                            ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                            runs = paste0(runs_a, "/", runs_b), slower)])))
+      table_block(trust_columns(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
+                                          parameters = parameter_text(shown, params), level = varied_level(shown),
+                                          ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+                                          runs = paste0(runs_a, "/", runs_b), slower)], shown, result))))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }
   blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
-              plot_blocks(result, plots, settings))
+              overlap_blocks(result, plots$overlap, settings), plot_blocks(result, plots, settings))
   blocks <- c(blocks, list(heading("Provenance")), unlist(lapply(result$archives, provenance_blocks), recursive = FALSE))
   c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))
 }

@@ -1,6 +1,7 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# plots/ (PNG and PDF) and report.md / report.html.
+# overlap.csv and overlap_sets.csv (where busy work was measured), plots/
+# (PNG and PDF) and report.md / report.html.
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
@@ -8,7 +9,8 @@
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params", "b_params", "runs_a", "runs_b",
-    "median_a_us", "median_b_us", "ratio", "p_value", "slower", "violated", "group",
+    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
+    "violated", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
 
@@ -22,11 +24,11 @@ write_outputs <- function(result, settings, warnings = character()) {
 write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
   tt <- test_table(result)
-  summary <- summary_table(result, tt)
+  summary <- summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none")
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- data.table()
   settings$left_out <- 0L
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
@@ -37,7 +39,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     groups <- head(groups, limit)
     setorder(groups, guideline_no, group)
     overview <- render_plots(overview_data(tt, groups, params), overview_plot, dir)
-    chosen <- head(vt[order(-ratio)], limit)
+    # A computed side (GL16) has no raw times of its own to box.
+    chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
     setorder(chosen, guideline_no, group, test)
     focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
     calls <- head(calls, limit)
@@ -48,6 +51,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     }
     if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
+    overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
+                                  overlap_plot, dir, height = 6)
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
@@ -56,8 +61,13 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(tuning$heal, file.path(dir, "heal.csv"))
   write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
   write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  if (nrow(result$overlap)) {
+    write_csv(result$overlap[, !c("cell", "pure_cell")], file.path(dir, "overlap.csv"))
+    sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
+    if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
+  }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
-  plots <- list(overview = overview, focus = focus, closest = close_plots)
+  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))

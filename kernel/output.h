@@ -1,10 +1,15 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
- *   PREFIX.results.csv   id,rep,seconds: nrep rows per experiment
+ *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
+ *                        experiment
+ *   PREFIX.preparation.csv  per experiment with a persistent operation or a
+ *                        work_factor: the _init time, the work_reference's
+ *                        time and the work it gave
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
  *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
  *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
+ *   PREFIX.reorder.csv   id,ranks_changed of every reorder = 1 experiment
  * None is ever overwritten: an existing file is an error before anything
  * runs. Every table gets an experiment's rows whole or not at all
  * (whole_output.h): output_end_experiment commits them in every table, or
@@ -23,15 +28,29 @@ struct output {
     struct table findings;   /* fd -1 unless validating */
     struct table seeds;      /* fd -1 unless the input has RAND experiments */
     struct table lists;      /* fd -1 unless dumping lists */
+    struct table reorder;    /* created at the first reorder = 1 experiment */
+    struct table preparation; /* created at the first experiment that has one */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
+};
+
+/* What an experiment measured before its repetitions; -1: not measured. */
+struct preparation {
+    double init_seconds;       /* persistent: the _init call, slowest process */
+    double reference_seconds;  /* work_factor: the work_reference without work */
+    long reference_id;         /* work_factor: the experiment in which it was timed */
+    double work_us;            /* work_factor: the busy work it gave */
 };
 
 /* Refuses if any output file of PREFIX exists, then creates the tables.
  * 0, or -1 with the message in o->error (nothing is left behind). */
 int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds);
-/* Appends one experiment's rows to the results table. */
-void output_results(struct output *o, const struct experiment *e, const double *seconds);
+/* Appends one experiment's rows to the results table: seconds and
+ * work_seconds, each the slowest process's, per repetition. */
+void output_results(struct output *o, const struct experiment *e, const double *seconds,
+                    const double *work_seconds);
+/* Appends what an experiment measured before its repetitions. */
+void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p);
 /* Appends the seed of every process of a RAND experiment. */
 void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 /* Commits the experiment's rows in every table, or (after a failed write)
@@ -39,6 +58,8 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 int output_end_experiment(struct output *o);
 /* Removes every table (a run that stops before measuring leaves nothing). */
 void output_discard(struct output *o);
+/* Records how many processes a reorder = 1 experiment's topology renumbered. */
+void output_reorder(struct output *o, const struct experiment *e, int ranks_changed);
 void output_close(struct output *o);
 /* PREFIX + suffix, in out. */
 void output_path(const char *prefix, const char *suffix, char *out, size_t size);

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # nbhbench generate CAMPAIGN [--env ENV] [--set KEY=VALUE ...]
+bats_require_minimum_version 1.5.0
 
 load workflow_helpers
 
@@ -102,4 +103,43 @@ setup() { workflow_setup; }
     [ "$status" -eq 3 ]
     [[ "$output" == *"holds results that are not archived"* ]]
     [ -f "$NBH_WORK/demo/results/1x4-default-r001.a1.results.csv" ]
+}
+
+@test "generate warns when nrun cannot reach the p threshold: at 6 runs, not at 8" {
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=6
+    [ "$status" -eq 0 ]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=6 cannot show a violation: "*"1/C(12,6) = 0.00108, above the p threshold 0.001"*"use nrun >= 7" ]]
+    [ -f "$NBH_WORK/demo/inputs/1x4-default-r006.csv" ]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=8
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
+}
+
+@test "generate leaves out the parameter sets of another library, one line on stderr" {
+    run "$NBH" generate progress-tuning --env local-mpich --set nrun=1
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "nbhbench: generate: parameter sets tcp, tcp_progress_thread are for another library than mpich (openmpi); left out" ]]
+    [[ "$output" == *"progress-tuning: 108 experiments x 2 runs"* ]]
+    [ "$(cut -d, -f1 "$NBH_WORK/progress-tuning/param_sets.csv" | sort -u | tr '\n' ' ')" = "async_progress default param_set " ]
+}
+
+@test "generate refuses a parameter set of another library chosen with --set" {
+    run "$NBH" generate progress-tuning --env local-openmpi --set param_set=async_progress
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: --set param_set: parameter set async_progress is for mpich, not openmpi" ]]
+}
+
+@test "generate of a campaign with persistent operations needs the kernel built" {
+    NBH_BUILD=$BATS_TEST_TMPDIR/empty run "$NBH" generate progress --env local-openmpi
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: the campaign has operations that not every MPI library has (neighbor_allgather_init, "*"); build the kernel first so that generate knows whether openmpi has them (nbhbench build --env local-openmpi)" ]]
+}
+
+@test "generate refuses a work_factor with work_us in one experiment" {
+    cp -r "$NBH_REPO/campaigns/demo" "$BATS_TEST_TMPDIR/both"
+    sed -i 's/levels(msize=\[64, 1024, 16384\])/levels(msize=64, work_us=10, work_factor=1)/' "$BATS_TEST_TMPDIR/both/experiments.py"
+    run "$NBH" generate "$BATS_TEST_TMPDIR/both"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"experiments.py:"*": work_factor 1 given with work_us 10: give the busy work in microseconds or as a factor, not both"* ]]
 }
