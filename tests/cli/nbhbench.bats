@@ -107,9 +107,9 @@ setup() {
         campaign=$(basename "$campaign")
         [[ "$output" == *"  $campaign "* ]] || { echo "missing $campaign"; return 1; }
     done
-    [[ "$output" == *"  demo "*"1x4"*"nrun 10"*"local-openmpi  A few minutes at 4 ranks on 2 cores"* ]]
+    [[ "$output" == *"  demo "*"1x4"*"nrun 10"*"local-openmpi   A few minutes at 4 ranks on 2 cores"* ]]
     [[ "$output" == *"Environments (env/NAME; --env NAME):"* ]]
-    [[ "$output" == *"  slurm-mpich    mpich    slurm  MPICH 4.0"* ]]
+    [[ "$output" == *"  slurm-mpich     mpich     slurm  MPICH 4.0"* ]]
     run "$NBH" list environments
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = "Environments (env/NAME; --env NAME):" ]
