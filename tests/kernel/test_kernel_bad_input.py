@@ -43,7 +43,7 @@ CASES = [
     ("negative work factor", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,,-1,1\n", 2,
      r"2: column work_factor: -1 is negative"),
     ("work factor out of range", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,,2000,1\n", 2,
-     r"2: column work_factor: 2000 is outside 0\.\.1000"),
+     r"2: column work_factor: 2000 is outside 0\.\.1000 \(registry/parameters\.csv\)"),
     ("work factor and work_us", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,50,2,1\n", 2,
      r"2: column work_factor: 2 given with work_us 50: give the busy work in microseconds or as a factor, not both"),
     ("work factor for create", WORK + "1,create,cart,,2,0,,,0,,,3,,1,1\n", 2,

@@ -13,12 +13,12 @@ NREP = 100
 
 
 def whole_experiments(results):
-    """The ids of RESULTS (id,rep,seconds); fails on a partial experiment or a cut line."""
+    """The ids of RESULTS (id,rep,seconds,work_seconds); fails on a partial experiment or a cut line."""
     text = results.read_text()
     assert text.endswith("\n"), f"{results} ends in a cut line"
     reps = {}
     for line in text.split("\n")[1:-1]:
-        ident, rep, _ = line.split(",")
+        ident, rep, _, _ = line.split(",")
         reps.setdefault(ident, []).append(int(rep))
     assert all(r == list(range(NREP)) for r in reps.values()), f"a partial experiment in {results}"
     return set(reps)
@@ -40,7 +40,7 @@ def test_a_disk_full_during_submit_stops_cleanly_and_resume_loses_nothing(small_
     bench.ok("generate", FILL)
     first = bench.work / "fill" / "results" / "1x2-default-r001.a1.results.csv"
     stop = threading.Event()
-    filler = threading.Thread(target=fill_when, args=(small_fs, first, 3 * NREP * 25, stop))
+    filler = threading.Thread(target=fill_when, args=(small_fs, first, 3 * NREP * 40, stop))
     filler.start()
     try:
         failed = bench("submit", "fill", timeout=120)
