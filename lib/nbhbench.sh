@@ -37,7 +37,7 @@ nbh_print_commands() {
     local script name
     for script in "$NBH_ROOT"/libexec/nbhbench-*; do
         name=${script##*/nbhbench-}
-        printf '  %-10s %s\n' "$name" "$(nbh_help_text "$name" | sed -n 's/^Summary: //p')"
+        printf '  %-12s %s\n' "$name" "$(nbh_help_text "$name" | sed -n 's/^Summary: //p')"
     done
 }
 
@@ -91,6 +91,21 @@ nbh_built_libraries() {
         [ -x "$kernel" ] || continue
         kernel=${kernel%/nbh-kernel}
         echo "${kernel##*/}"
+    done
+}
+
+# The folder of the MPI libraries `nbhbench install-mpi` installs (.mpi/NAME/).
+nbh_mpi_prefix() {
+    echo "${NBH_MPI_PREFIX:-$NBH_ROOT/.mpi}"
+}
+
+# The MPI libraries installed by `nbhbench install-mpi`, one name per line.
+nbh_installed_mpi() {
+    local marker
+    for marker in "$(nbh_mpi_prefix)"/*/.nbh-installed; do
+        [ -f "$marker" ] || continue
+        marker=${marker%/.nbh-installed}
+        echo "${marker##*/}"
     done
 }
 

@@ -39,7 +39,7 @@ assert_one_line_error() {
     [[ $output == *"--fail-on-violation"* ]]
     [[ $output != *"Summary:"* ]]
     run nbhbench help
-    [[ $output == *"analyze    check the guidelines on archives"* ]]
+    [[ $output == *"analyze      check the guidelines on archives"* ]]
 }
 
 @test "usage errors: one line, exit 2" {

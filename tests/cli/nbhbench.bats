@@ -11,10 +11,11 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate list status submit; do
+    for command in analyze archive build deps demo dims generate install-mpi list status submit; do
         [[ "$output" == *"  $command "* ]]
     done
-    [[ "$output" == *"dims       the grid nbhbench uses for P processes in NDIM dimensions"* ]]
+    [[ "$output" == *"dims         the grid nbhbench uses for P processes in NDIM dimensions"* ]]
+    [[ "$output" == *"install-mpi  install a current MPI release (openmpi5, mpich5, intelmpi) into .mpi/"* ]]
 }
 
 @test "nbhbench help COMMAND and COMMAND --help print the same usage" {
@@ -92,10 +93,10 @@ setup() {
     [ "$output" = "nbhbench: unknown option '--frobnicate' (usage: nbhbench deps [--check])" ]
 }
 
-@test "demo takes no arguments" {
+@test "demo with a library that has no environment is one line and exit 2" {
     run "$NBH" demo now
     [ "$status" -eq 2 ]
-    [ "$output" = "nbhbench: usage: nbhbench demo (it takes no arguments)" ]
+    [ "$output" = "nbhbench: demo: no environment env/local-now for library 'now' (libraries: openmpi mpich openmpi5 mpich5 intelmpi)" ]
 }
 
 @test "list names every shipped campaign and environment with its description" {
@@ -106,9 +107,9 @@ setup() {
         campaign=$(basename "$campaign")
         [[ "$output" == *"  $campaign "* ]] || { echo "missing $campaign"; return 1; }
     done
-    [[ "$output" == *"  demo "*"1x4"*"nrun 10"*"local-openmpi  A few minutes at 4 ranks on 2 cores"* ]]
+    [[ "$output" == *"  demo "*"1x4"*"nrun 10"*"local-openmpi   A few minutes at 4 ranks on 2 cores"* ]]
     [[ "$output" == *"Environments (env/NAME; --env NAME):"* ]]
-    [[ "$output" == *"  slurm-mpich    mpich    slurm  MPICH 4.0"* ]]
+    [[ "$output" == *"  slurm-mpich     mpich     slurm  MPICH 4.0"* ]]
     run "$NBH" list environments
     [ "$status" -eq 0 ]
     [ "${lines[0]}" = "Environments (env/NAME; --env NAME):" ]

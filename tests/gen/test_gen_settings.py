@@ -1,7 +1,8 @@
 """campaign.conf, environment files and --set (gen/settings.py, gen/envfile.py)."""
 import pytest
 
-from gen import envfile, settings
+from gen import envfile, jobscript, settings
+from gen.registry import ROOT
 from gen.errors import ConfigError, NbhError
 
 GOOD = """\
@@ -100,6 +101,41 @@ def test_shipped_environments_read():
         env = envfile.read_environment(name)
         assert env.library in ("openmpi", "mpich") and env.scheduler in ("local", "slurm")
         assert "{nprocs}" in env.launcher
+
+
+@pytest.mark.parametrize("library", ["openmpi5", "mpich5", "intelmpi"])
+def test_release_environments_use_their_own_launcher_relative_to_the_project(library):
+    """The pip-wheel releases (nbhbench install-mpi): paths through {root},
+    never absolute; each launches with its own mpirun/mpiexec.hydra."""
+    for scheduler in ("local", "slurm"):
+        env = envfile.read_environment(f"{scheduler}-{library}")
+        assert (env.library, env.scheduler) == (library, scheduler)
+        assert env.mpicc == f"{{root}}/.mpi/{library}/bin/mpicc"
+        assert env.launcher.startswith(f"{{root}}/.mpi/{library}/bin/mpi")
+        assert "/work" not in envfile.find(f"{scheduler}-{library}").read_text()
+    assert envfile.build_info(f"local-{library}")[1] == f"{ROOT}/.mpi/{library}/bin/mpicc"
+    launcher = envfile.read_environment(f"local-{library}").launcher
+    if library == "openmpi5":
+        assert "--bind-to core:overload-allowed" in launcher and "OVERSUBSCRIBE" in launcher
+    if library == "intelmpi":
+        assert "/bin/mpiexec.hydra " in launcher, "never bin/mpirun: it runs whichever mpiexec.hydra is on PATH"
+        assert envfile.read_environment("local-intelmpi").is_env_only("I_MPI_ADJUST_ALLTOALL")
+        assert not envfile.read_environment("local-intelmpi").is_env_only("I_MPI_FABRICS")
+
+
+def test_env_only_parameters_are_expected_in_the_environment(tmp_path):
+    text = ("library = x\nmpicc = cc\nscheduler = local\nlauncher = run -n {nprocs}\n"
+            "param_env = OMPI_MCA_{name}\nenv_only = my_knob_*\n")
+    env = envfile.read_environment(str(write(tmp_path, text, "e")))
+    run = {"run_id": "1x2-s-r001", "nodes": 1, "ppn": 2, "nprocs": 2, "param_set": "s"}
+    job = jobscript.job_script(env=env, env_name="e", campaign="c", run=run, attempt=1,
+                               param_set={"my_knob_a": "3", "coll_x": "1"}, launch_env=[], time_limit="1:00",
+                               kernel="k", input_path="i", prefix="p", log="l", exit_file="x", root="/r", build="/b")
+    assert "--expect-env OMPI_MCA_my_knob_a=3" in job and "--expect-cvar coll_x=1" in job
+    assert "--expect-cvar my_knob_a" not in job
+    bad = write(tmp_path, text.replace("env_only = my_knob_*", "env_only = my-knob"), "f")
+    with pytest.raises(ConfigError, match="env_only: 'my-knob' is not a parameter name or a pattern"):
+        envfile.read_environment(str(bad))
 
 
 @pytest.mark.parametrize("change, line, message", [

@@ -90,9 +90,9 @@ class SlurmCluster:
     def __init__(self, directory=None, nodes=4, partition="sim", max_time="INFINITE"):
         self.dir = pathlib.Path(directory or tempfile.mkdtemp(prefix="nbh-slurm-"))
         self.conf = self.dir / "slurm.conf"
-        # The node names resolve nowhere: MPICH's Hydra must use the loopback
-        # (sbatch hands the submitting environment on to the job).
-        self.env = {"SLURM_CONF": str(self.conf), "HYDRA_IFACE": "lo"}
+        # The node names resolve nowhere: MPICH's and Intel MPI's Hydra must
+        # use the loopback (sbatch hands the submitting environment on to the job).
+        self.env = {"SLURM_CONF": str(self.conf), "HYDRA_IFACE": "lo", "I_MPI_HYDRA_IFACE": "lo"}
         self.host = socket.gethostname().split(".")[0]
         self.nodes = nodes
         self.partition = partition

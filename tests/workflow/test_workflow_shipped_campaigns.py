@@ -16,8 +16,10 @@ CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": 
         "mpich-coll-sweep": ["msize=256"], "progress": ["msize=256"], "progress-tuning": ["msize=4096"],
         "progress-tuning@mpich": ["msize=4096"], "app-graphs": ["msize=8"]}
 # Campaigns whose parameter sets belong to one library; NAME@LIBRARY: the
-# campaign again under another library (its sets for that library).
-ENV = {"mpich-coll-sweep": "local-mpich", "progress-tuning@mpich": "local-mpich"}
+# campaign again under another library (its sets for that library). The
+# study ran nbhcoll-vsc3 with Intel MPI (make test installs it: nbhbench install-mpi).
+ENV = {"mpich-coll-sweep": "local-mpich", "progress-tuning@mpich": "local-mpich",
+       "nbhcoll-vsc3": "local-intelmpi"}
 
 
 @pytest.mark.parametrize("case", sorted(CUTS))
