@@ -1,13 +1,15 @@
 # Entry point of `nbhbench analyze` (libexec/nbhbench-analyze checks the
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
-#           [--reference-set=NAME] [--fail-on-violation] [--no-plots] [--max-plots=N] -- ARCHIVE...
+#           [--reference-set=NAME] [--fail-on-violation] [--no-plots] [--max-plots=N]
+#           [--baseline=ARCHIVE ...] -- ARCHIVE...
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
-# violated and --fail-on-violation; 4 the output cannot be written; 1 a bug.
+# violated and --fail-on-violation (with --baseline: a cell is slower than
+# in the baseline); 4 the output cannot be written; 1 a bug.
 
 parse_main_args <- function(args) {
   opts <- list(assess = NULL, p_thres = 0.001, v_thres = 1.03, fail = FALSE, plots = TRUE, max_plots = NULL,
-               reference_set = NULL)
+               reference_set = NULL, baseline = character())
   split <- match("--", args)
   if (is.na(split)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
   opts$archives <- args[-seq_len(split)]
@@ -21,6 +23,7 @@ parse_main_args <- function(args) {
            "--v-thres" = opts$v_thres <- as.numeric(value),
            "--max-plots" = opts$max_plots <- as.integer(value),
            "--reference-set" = opts$reference_set <- value,
+           "--baseline" = opts$baseline <- c(opts$baseline, value),
            "--fail-on-violation" = opts$fail <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
            input_error("unknown option ", a))
@@ -58,6 +61,7 @@ main <- function(args) {
       input_error("nothing to assess: no guideline of ", result$assessment_file,
                   " has measurements on both sides (see the warnings above)")
     }
+    if (length(opts$baseline)) result$regression <- regress_archives(result, opts$baseline)
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"))
@@ -67,9 +71,13 @@ main <- function(args) {
                        by = .(guideline_no, tag, guideline)]
   cat(sprintf("%-5s %s: %d/%d tests violated (%d/%d groups)\n", fcoalesce(s$tag, ""), s$guideline,
               s$vt, s$t, s$vg, s$g), sep = "")
+  if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
   cat(sprintf("%d of %d tests violated; report:\n%s\n", sum(s$vt), sum(s$t),
               normalizePath(file.path(opts$out, "report.html"))))
-  if (opts$fail && sum(s$vt) > 0L) 3L else 0L
+  # With a baseline, CI asks "did anything get slower?": the regressions
+  # decide; the guideline violations are in the report either way.
+  failed <- if (is.null(result$regression)) sum(s$vt) > 0L else has_regression(result$regression)
+  if (opts$fail && failed) 3L else 0L
 }
 
 run_main <- function(args) {
