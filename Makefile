@@ -56,6 +56,7 @@ $(BUILD)/version.h: FORCE
 	    [ -f $@ ] && [ "$$(cat $@)" = "$$v" ] || echo "$$v" > $@
 
 $(BUILD)/nbh-dims: kernel/tools/dims.c kernel/topologies/dims.c $(BUILD)/registry.h
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) $(CPPFLAGS) kernel/tools/dims.c kernel/topologies/dims.c -o $@
 
@@ -66,7 +67,8 @@ OUT := $(BUILD)/$(LIBRARY)
 OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
-kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so
+kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so \
+        $(OUT)/libnbh-reorder.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -74,23 +76,34 @@ $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@$(MPICC) $(CFLAGS) $(CPPFLAGS) -include $(BUILD)/version.h -DNBH_LIBRARY='"$(LIBRARY)"' -MMD -MP -c $< -o $@
 
 $(OUT)/nbh-kernel: $(OBJECTS)
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $^ -lm -o $@
 
 $(OUT)/nbh-mpi-dims: kernel/tools/mpi_dims.c
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $< -o $@
 
 $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(CC) $(CFLAGS) -shared -fPIC $< -ldl -o $@
 
 # The PMPI tool of the end-to-end test (tests/workflow): plants a known slowdown.
 $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the kernel's reorder test (tests/kernel): renumbers on reorder = 1.
+$(OUT)/libnbh-reorder.so: tests/kernel/pmpi_reorder.c
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 
 $(OUT)/unit-tests: $(UNIT_SOURCES) $(UNIT_OBJECTS)
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $(CPPFLAGS) -Itests/kernel/unit $^ -lm -o $@
 

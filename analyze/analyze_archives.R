@@ -1,17 +1,22 @@
 # The whole assessment of one or several archives, without writing
-# anything: read the tables, check the assessment against them (before the
-# long part, so that a typo fails fast), reduce every run to run medians,
-# assess every guideline (runs and guidelines in parallel workers), and
+# anything: read the tables, leave out runs whose processes did not land as
+# their deployment asks (select_runs), check the assessment against them
+# (before the long part, so that a typo fails fast), reduce every run to
+# run medians, assess every guideline (runs and guidelines in parallel
+# workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
 # (compare_param_sets). Returns everything the tables, plots and report
 # are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
-                             root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL) {
+                             root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
+                             include_mismatched = FALSE, ci_level = 0.95) {
+  adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
   check_distinct_archives(dirs)
-  archives <- lapply(dirs, read_archive, registry = registry)
+  selected <- select_runs(lapply(dirs, read_archive, registry = registry), include_mismatched)
+  archives <- selected$archives
   for (a in archives) warn_param_sets_not_in_force(a)
   archives <- lapply(archives, without_damaged_runs)
   if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
@@ -23,7 +28,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
-  pairs <- lapply(guidelines, function(g) {
+  pairs <- map_in_workers(guidelines, function(g) {
     match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
   })
   medians <- reduce_runs(archives, frame)
@@ -31,18 +36,22 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
-  tests <- rbindlist(map_in_workers(seq_along(guidelines), function(k) {
+  # The guidelines, and the bootstrap spread of every cell's run medians
+  # (for the ratio intervals), side by side in the workers.
+  jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
+    if (k == 0L) return(log_median_spread(medians))
     assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
                      pairs = pairs[[k]])[, guideline := k]
-  }))
-
+  })
+  tests <- rbindlist(jobs[seq_along(guidelines)])
   setcolorder(tests, "guideline")
+  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = jobs[[length(jobs)]])
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
-       set_comparison = comparison)
+       set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected)
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

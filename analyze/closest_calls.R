@@ -12,7 +12,7 @@ closest_calls <- function(tt, p_thres, v_thres) {
             na.last = TRUE)
   x <- unique(x, by = c("guideline_no", RUN_PARAMETERS))
   ratio_ok <- violates(x$ratio, 0, p_thres, v_thres)
-  p_ok <- violates(Inf, x$p_value, p_thres, v_thres)
+  p_ok <- violates(Inf, x[[if ("p_adjusted" %in% names(x)) "p_adjusted" else "p_value"]], p_thres, v_thres)
   x[, short_of := fifelse(!ratio_ok & !p_ok, "ratio and p", fifelse(!ratio_ok, "ratio", "p"))]
   x[]
 }

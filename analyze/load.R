@@ -4,6 +4,10 @@ suppressPackageStartupMessages({
   library(data.table)
   library(jsonlite)
 })
+# Plots are written to the files render_plots names. A device R opens on
+# its own (a plot drawn or a grob measured with none open) draws to nothing
+# instead of leaving an Rplots.pdf in the working directory.
+options(device = function(...) grDevices::pdf(file = NULL))
 local({
   here <- Sys.getenv("NBH_ROOT", ".")
   for (dir in c("analyze", "plots")) {

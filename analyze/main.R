@@ -1,15 +1,20 @@
 # Entry point of `nbhbench analyze` (libexec/nbhbench-analyze checks the
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
-#           [--reference-set=NAME] [--fail-on-violation] [--no-plots] [--max-plots=N]
-#           [--baseline=ARCHIVE ...] -- ARCHIVE...
+#           [--reference-set=NAME] [--adjust=none|holm|bh] [--include-mismatched]
+#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...] -- ARCHIVE...
+# Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
-# violated and --fail-on-violation (with --baseline: a cell is slower than
-# in the baseline); 4 the output cannot be written; 1 a bug.
+# violated, or a guideline cannot detect a violation, and
+# --fail-on-violation (with --baseline: a cell is slower than in the
+# baseline, or a compared cell cannot detect it); 4 the output cannot be
+# written; 1 a bug.
 
-parse_main_args <- function(args) {
-  opts <- list(assess = NULL, p_thres = 0.001, v_thres = 1.03, fail = FALSE, plots = TRUE, max_plots = NULL,
-               reference_set = NULL, baseline = character())
+parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
+  default <- function(name) analysis_default(registry, name)
+  opts <- list(assess = NULL, p_thres = default("p_thres"), v_thres = default("v_thres"), fail = FALSE,
+               plots = TRUE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
+               include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character())
   split <- match("--", args)
   if (is.na(split)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
   opts$archives <- args[-seq_len(split)]
@@ -23,6 +28,8 @@ parse_main_args <- function(args) {
            "--v-thres" = opts$v_thres <- as.numeric(value),
            "--max-plots" = opts$max_plots <- as.integer(value),
            "--reference-set" = opts$reference_set <- value,
+           "--adjust" = opts$adjust <- value,
+           "--include-mismatched" = opts$include_mismatched <- TRUE,
            "--baseline" = opts$baseline <- c(opts$baseline, value),
            "--fail-on-violation" = opts$fail <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
@@ -56,7 +63,8 @@ main <- function(args) {
   }
   written <- withCallingHandlers({
     result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
-                               reference_set = opts$reference_set)
+                               reference_set = opts$reference_set, adjust = opts$adjust,
+                               include_mismatched = opts$include_mismatched, ci_level = opts$ci_level)
     if (!nrow(result$tests)) {
       input_error("nothing to assess: no guideline of ", result$assessment_file,
                   " has measurements on both sides (see the warnings above)")
@@ -67,17 +75,23 @@ main <- function(args) {
                      version = Sys.getenv("NBH_VERSION", "unknown"))
     write_outputs(result, settings, warnings)
   }, warning = collect)
-  s <- written$summary[, .(vt = sum(n_vio_tests), t = sum(n_tests), vg = sum(n_vio_groups), g = sum(n_groups)),
-                       by = .(guideline_no, tag, guideline)]
-  cat(sprintf("%-5s %s: %d/%d tests violated (%d/%d groups)\n", fcoalesce(s$tag, ""), s$guideline,
-              s$vt, s$t, s$vg, s$g), sep = "")
+  s <- written$summary[, .(vt = sum(n_vio_tests), t = sum(n_tests), vg = sum(n_vio_groups), g = sum(n_groups),
+                           blind = sum(power == "cannot detect")), by = .(guideline_no, tag, guideline)]
+  cat(sprintf("%-5s %s: %d/%d tests violated (%d/%d groups)%s\n", fcoalesce(s$tag, ""), s$guideline,
+              s$vt, s$t, s$vg, s$g, ifelse(s$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold", "")),
+      sep = "")
   if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
   cat(sprintf("%d of %d tests violated; report:\n%s\n", sum(s$vt), sum(s$t),
               normalizePath(file.path(opts$out, "report.html"))))
   # With a baseline, CI asks "did anything get slower?": the regressions
-  # decide; the guideline violations are in the report either way.
-  failed <- if (is.null(result$regression)) sum(s$vt) > 0L else has_regression(result$regression)
-  if (opts$fail && failed) 3L else 0L
+  # decide (and a comparison that cannot detect one fails too); the
+  # guideline violations are in the report either way.
+  if (!is.null(result$regression)) return(if (opts$fail && regression_fails(result$regression)) 3L else 0L)
+  if (opts$fail && sum(s$blind) > 0L) {
+    message("nbhbench: ", sum(s$blind > 0L), " guideline(s) cannot detect a violation with these runs ",
+            "(summary.csv: power); failing (--fail-on-violation)")
+  }
+  if (opts$fail && (sum(s$vt) > 0L || sum(s$blind) > 0L)) 3L else 0L
 }
 
 run_main <- function(args) {

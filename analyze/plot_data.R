@@ -86,11 +86,19 @@ focus_data <- function(result, sel) {
   frame <- result$frame
   plots <- sel[, .(plot = .I, guideline_no, tag, guideline, group, test, a_cell, b_cell, ratio, p_value,
                    median_a_us, median_b_us, a_label = a_params, b_label = b_params, varied)]
+  # b's median over a's, with the ratio's confidence interval in those units
+  # (the ratio is a/b, or b/a for an `a ~ b` test slower on side b).
+  if ("ratio_ci_low" %in% names(sel)) {
+    plots[, `:=`(ratio_ci_low = sel$ratio_ci_low, ratio_ci_high = sel$ratio_ci_high,
+                 b_low = fifelse(sel$slower == "b", sel$ratio_ci_low, 1 / sel$ratio_ci_high),
+                 b_high = fifelse(sel$slower == "b", sel$ratio_ci_high, 1 / sel$ratio_ci_low))]
+  }
   plots[, file := sprintf("focus-%s-g%03d-t%04d", plot_stem(guideline_no, tag), group, test)]
   plots[, title := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
   plots[, level := vapply(seq_len(nrow(sel)), function(i) as.character(sel[[sel$varied[i]]][i]), "")]
-  plots[, caption := sprintf("%s; ratio %.3f, p = %.2g", plot_caption(sel, result$params$name, TRUE),
-                             ratio, p_value)]
+  plots[, caption := sprintf("%s; ratio %.3f%s, p = %.2g", plot_caption(sel, result$params$name, TRUE),
+                             ratio, if ("ratio_ci_low" %in% names(plots)) sprintf(" (95%% CI %s)", ci_text(ratio_ci_low, ratio_ci_high))
+                             else "", p_value)]
   sides <- rbind(plots[, .(plot, side = "a", cell = a_cell)], plots[, .(plot, side = "b", cell = b_cell)])
   need <- unique(result$medians[cell %in% sides$cell, .(cell, run)])
   need[frame$cells, on = "cell", exp := i.exp]

@@ -30,9 +30,8 @@ reduce_run <- function(run, archive) {
   x <- read_results(file, run$run_id, archive$experiments, run$state)
   if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
   sg <- sorted_groups(x, "seconds", "id")
-  keep <- tukey_keep(sg)
-  kept <- tabulate(rep.int(seq_along(sg$n), sg$n)[keep], length(sg$n))
-  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = medians_of_sorted(sg$x[keep], kept), n = kept)
+  kept <- tukey_medians_sorted(sg)
+  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n)
   report_coverage(run, nrow(m), nrow(archive$experiments))
   m
 }
@@ -81,7 +80,7 @@ report_coverage <- function(run, done, total) {
 warn_unlisted_results <- function(archives) {
   for (a in archives) {
     files <- list.files(file.path(a$dir, "results"), pattern = "\\.results\\.csv$")
-    extra <- setdiff(sub("\\.results\\.csv$", "", files), c(a$runs$run_id, a$damaged_runs))
+    extra <- setdiff(sub("\\.results\\.csv$", "", files), c(a$runs$run_id, a$damaged_runs, a$left_out))
     if (length(extra)) {
       nbh_warning(a$dir, ": results of run(s) ", format_list(extra), " are not in runs.csv; ignored")
     }

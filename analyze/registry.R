@@ -14,7 +14,15 @@ read_registry <- function(root) {
     fread(path, colClasses = "character", na.strings = NULL)
   }
   list(parameters = read("parameters.csv"), guidelines = read("guidelines.csv"),
-       operations = read("operations.csv"), limits = read("limits.csv"))
+       operations = read("operations.csv"), limits = read("limits.csv"), analysis = read("analysis.csv"))
+}
+
+# A default of the analysis (registry/analysis.csv), as a number where it is one.
+analysis_default <- function(registry, name) {
+  value <- registry$analysis$value[registry$analysis$name == name]
+  if (!length(value)) input_error("registry/analysis.csv has no ", name)
+  number <- suppressWarnings(as.numeric(value))
+  if (is.na(number)) value else number
 }
 
 # Stops unless VALUE is within the bound BOUND of registry/limits.csv

@@ -150,6 +150,7 @@ regress_archives <- function(result, baseline_dirs, p_thres = result$p_thres, v_
   check_distinct_archives(c(new_dirs, baseline_dirs))
   old <- lapply(baseline_dirs, read_archive, registry = registry)
   check_same_campaign(result$archives, old)
+  old <- select_runs(old, isTRUE(result$runs$included))$archives
   old <- lapply(old, without_damaged_runs)
   if (!sum(vapply(old, function(a) nrow(a$runs), 0L))) {
     input_error("--baseline: every run of ", format_list(baseline_dirs, 3L), " is left out (see the warnings above)")
@@ -202,9 +203,22 @@ regression_table <- function(tests, matched, new_cells, old_cells, key, params) 
   out[]
 }
 
-# True if a regression is found (the exit status of --fail-on-violation).
+# True if a regression is found.
 has_regression <- function(regression) {
   !is.null(regression) && any(regression$table$verdict == "slower")
+}
+
+# Whether --fail-on-violation fails: a cell is slower, or a compared cell
+# cannot detect a slowdown with its runs (a gate that cannot fail must not
+# pass quietly); says why on stderr.
+regression_fails <- function(regression) {
+  t <- regression$table
+  blind <- sum(t$verdict == "cannot detect")
+  if (blind) {
+    message("nbhbench: ", blind, " compared cell(s) cannot detect a slowdown with these runs (regressions.csv: ",
+            "cannot detect); failing (--fail-on-violation)")
+  }
+  has_regression(regression) || blind > 0L
 }
 
 # "regression against the baseline: 2 of 120 cells slower, 1 faster, ...".

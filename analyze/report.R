@@ -106,11 +106,12 @@ closest_call_blocks <- function(closest, params, result) {
                                          "`short of` says what kept it from a violation (ratio below %s, p above %s)."),
                                    format(result$v_thres), format(result$p_thres))))
   if (!nrow(closest)) return(c(blocks, list(paragraph("None: every test is violated, or there are no tests."))))
-  x <- closest[, .(guideline = tagged(tag, guideline), context = context_text(closest),
-                   parameters = parameter_text(closest, params), level = varied_level(closest),
-                   ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                   `median a (µs)` = sprintf("%.4g", median_a_us), `median b (µs)` = sprintf("%.4g", median_b_us),
-                   runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)]
+  x <- trust_columns(closest[, .(guideline = tagged(tag, guideline), context = context_text(closest),
+                                 parameters = parameter_text(closest, params), level = varied_level(closest),
+                                 ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+                                 `median a (µs)` = sprintf("%.4g", median_a_us),
+                                 `median b (µs)` = sprintf("%.4g", median_b_us),
+                                 runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)], closest, result)
   c(blocks, bounded_table(x, "closest calls", "closest.csv"))
 }
 
@@ -227,24 +228,27 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
                       format(result$v_thres), format(result$p_thres)),
               if (several_sets) paste0("parameter sets: ", paste0("`", result$param_sets, "`", collapse = ", "),
                                        "; reference: `", result$reference_set, "`"),
-              paste0("analysed: ", settings$created, " by nbhbench ", settings$version))),
+              trust_settings_text(result),
+              paste0("analysed: ", settings$created, " by nbhbench ", settings$version))))
+  blocks <- c(blocks, trust_banner_blocks(result, summary), list(
     heading("Verdict"),
     paragraph(sprintf("**%d of %d tests violated** (%d of %d groups) over %d guidelines.",
                       nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines)),
               if (!nrow(vt) && nrow(tt)) " No test is violated; the closest calls show how near each guideline came."),
+    paragraph(chance_text(result, nrow(tt))),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary)),
-    heading("Violations"))
+    table_block(study_table(summary))), reorder_blocks(result), list(
+    heading("Violations")))
   if (nrow(vt)) {
     shown <- head(vt[order(-ratio)], REPORT_ROWS)
     blocks <- c(blocks, list(
       paragraph(if (nrow(vt) > REPORT_ROWS) sprintf("The %d largest of %d (all in `violations.csv`).", REPORT_ROWS, nrow(vt))
                 else "All violations, largest ratio first (also in `violations.csv`)."),
-      table_block(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
-                            parameters = parameter_text(shown, params), level = varied_level(shown),
-                            ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                            runs = paste0(runs_a, "/", runs_b), slower)])))
+      table_block(trust_columns(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
+                                          parameters = parameter_text(shown, params), level = varied_level(shown),
+                                          ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
+                                          runs = paste0(runs_a, "/", runs_b), slower)], shown, result))))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }

@@ -16,7 +16,7 @@ from gen.registry import ROOT
 ENV_DIR = ROOT / "env"
 SCHEDULERS = ("local", "slurm")
 SINGLE = ("description", "library", "mpicc", "scheduler", "launcher", "rank_env", "param_env",
-          "partition", "account")
+          "partition", "account", "ntasks_per_node")
 REPEATED = ("export", "launch_env", "setup", "sbatch")
 REQUIRED = ("library", "mpicc", "scheduler", "launcher")
 # The placeholders each key may use.
@@ -40,6 +40,7 @@ class Environment:
     param_env: str = "{name}"     # the variable that carries library parameter {name}
     partition: str = ""
     account: str = ""
+    ntasks_per_node: bool = True  # #SBATCH --ntasks-per-node={ppn}: Slurm allocates the layout asked for
     export: list = dataclasses.field(default_factory=list)      # [(VAR, value)]
     launch_env: list = dataclasses.field(default_factory=list)  # [(VAR, value)]
     setup: list = dataclasses.field(default_factory=list)       # shell lines
@@ -90,6 +91,10 @@ def check_entry(entry):
         if not equals or not VARIABLE.match(name.strip()):
             raise entry.error(f"{entry.key}: '{entry.value}' is not VAR=value")
         return name.strip(), value.strip()
+    if entry.key == "ntasks_per_node":
+        if entry.value not in ("yes", "no"):
+            raise entry.error(f"ntasks_per_node: '{entry.value}' is not yes or no")
+        return entry.value == "yes"
     if entry.key == "scheduler" and entry.value not in SCHEDULERS:
         raise entry.error(f"scheduler: '{entry.value}' is not one of {', '.join(SCHEDULERS)}")
     if entry.key == "library" and not re.fullmatch(r"[A-Za-z0-9_.+-]+", entry.value):

@@ -1,9 +1,10 @@
 """`nbhbench generate`: a campaign definition -> its workspace (docs/workflow.md)."""
 import os
+import sys
 
 import numpy as np
 
-from gen import registry, runs as runplan
+from gen import power, registry, runs as runplan
 from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
 from gen import whole_files
@@ -86,7 +87,7 @@ def generate(argument, env_option=None, set_items=()):
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = with_nrep(rows, settings.nrep)
     runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
-    target, staged = stage_workspace(source.name)
+    target, staged, replaced = stage_workspace(source.name)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
                         rows=rows, runs=runs, name=source.name)
@@ -104,7 +105,7 @@ def generate(argument, env_option=None, set_items=()):
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
         f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
-    ]
+    ] + ([f"  {replaced}"] if replaced else [])
     return Workspace(target), summary
 
 
@@ -116,8 +117,11 @@ def command(argv):
     args = parser.parse_args(argv)
     if args.env is not None:
         find_env(args.env)
-    _, summary = generate(args.campaign, args.env, args.set_items)
+    workspace, summary = generate(args.campaign, args.env, args.set_items)
     print("\n".join(summary))
+    weak = power.warning(int(workspace.info()["settings"]["nrun"]))
+    if weak:
+        print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0
 
 

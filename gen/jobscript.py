@@ -38,11 +38,14 @@ def launcher_words(env, *, nprocs, nodes, ppn, variables, places):
 
 
 def sbatch_lines(env, run, time_limit, log, job_name):
-    # No --ntasks-per-node: Slurm refuses more per node than cores even with
-    # --overcommit; the launcher places {ppn} per node. A site adds it with
-    # `sbatch = --ntasks-per-node={ppn}`.
-    options = [f"--job-name={job_name}", f"--nodes={run['nodes']}", f"--ntasks={run['nprocs']}",
-               f"--time={time_limit}", f"--output={log}"]
+    # --ntasks-per-node asks Slurm for the layout the deployment is; an
+    # environment with more processes per node than cores says
+    # ntasks_per_node = no (Slurm refuses that even with --overcommit), and
+    # the launcher alone places {ppn} per node.
+    options = [f"--job-name={job_name}", f"--nodes={run['nodes']}", f"--ntasks={run['nprocs']}"]
+    if env.ntasks_per_node:
+        options.append(f"--ntasks-per-node={run['ppn']}")
+    options += [f"--time={time_limit}", f"--output={log}"]
     if env.partition:
         options.append(f"--partition={env.partition}")
     if env.account:

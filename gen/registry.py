@@ -36,6 +36,7 @@ class Registry:
     def check_bound(self, name, value, what=None):
         """None, or why VALUE is outside the bound NAME of limits.csv."""
         return self.bounds[name].problem(value, what)
+        self.analysis = {row["name"]: row["value"] for row in read_table("analysis")}
 
     def parameter_range(self, parameter):
         """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""

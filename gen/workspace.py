@@ -204,25 +204,42 @@ def replace_directory(target, staged):
         whole_files.remove_tree(old)
 
 
+def all_failed(workspace):
+    """How many runs WORKSPACE has, if every attempt made has ended and none
+    finished an experiment (nothing to archive, nothing that may still
+    write into it); else None."""
+    from workflow.attempts import run_statuses  # workflow builds on gen: imported when needed
+    statuses = run_statuses(workspace)
+    if any(s.done or (s.attempts and s.state in ("pending", "running", "unknown")) for s in statuses):
+        return None
+    return sum(1 for s in statuses if s.attempts)
+
+
 def stage_workspace(name):
     """A fresh staging directory next to work/NAME, or an error if NAME's
-    workspace holds results no archive has taken."""
+    workspace holds results no archive has taken. Returns the target, the
+    staging directory and a note on what the target held, if anything."""
     target = work_root() / name
+    note = ""
     if target.exists():
         if not (target / "campaign.json").is_file() and any(target.iterdir()):
             raise NbhError(f"{display_path(target)} exists and is not an nbhbench workspace; "
                            "move it away first", EXIT_CONFLICT)
         if (target / "campaign.json").is_file() and unarchived(Workspace(target)):
-            raise NbhError(f"{display_path(target)} holds results that are not archived; archive them "
-                           f"(nbhbench archive {name}) or move {display_path(target)} away, "
-                           "then generate again", EXIT_CONFLICT)
+            failed = all_failed(Workspace(target))
+            if failed is None:
+                raise NbhError(f"{display_path(target)} holds results that are not archived, or runs still "
+                               f"pending or running; archive them (nbhbench archive {name}) or move "
+                               f"{display_path(target)} away, then generate again", EXIT_CONFLICT)
+            note = (f"replaced {display_path(target)}: its {failed} submitted run{'s' if failed != 1 else ''} "
+                    "had all failed without finishing an experiment (their logs went with it)")
     remove_stale_stages(target)
     staged = target.with_name(f".{name}.new-{os.getpid()}")
     if staged.exists():
         whole_files.remove_tree(staged)
     for folder in ("inputs", "jobs", "results", "logs", "attempts", "env"):
         whole_files.make_directory(staged / folder)
-    return target, staged
+    return target, staged, note
 
 
 def remove_stale_stages(target):

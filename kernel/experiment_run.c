@@ -9,6 +9,7 @@
 #include "constructors.h"
 #include "gather_text.h"
 #include "pairing.h"
+#include "reorder_record.h"
 #include "setups/setup.h"
 #include "timing_loop.h"
 #include "validation.h"
@@ -101,6 +102,8 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     if (check)
         findings_init(check);
     int comm_rank = open_topology(&ctx, check);
+    if (e->reorder)
+        reorder_record(ctx.base, comm_rank, e, out);
     if (settings->dump_lists)
         dump_lists(&ctx, comm_rank, out);
 

@@ -8,8 +8,8 @@
 
 #include "seeds.h"
 
-static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv",
-                                       ".findings.csv", ".seeds.csv", ".lists.csv"};
+static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv", ".findings.csv",
+                                       ".seeds.csv", ".lists.csv", ".reorder.csv"};
 
 void output_path(const char *prefix, const char *suffix, char *out, size_t size)
 {
@@ -36,7 +36,7 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
 {
     memset(o, 0, sizeof(*o));
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
-    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = -1;
+    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = o->reorder.fd = -1;
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
         char path[4200];
         output_path(prefix, suffixes[i], path, sizeof(path));
@@ -82,17 +82,17 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
 
 int output_end_experiment(struct output *o)
 {
-    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists};
+    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder};
     int failed = 0;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         failed |= table_failed(tables[i]);
     if (!failed) {
-        for (int i = 0; i < 4; i++)
+        for (int i = 0; i < 5; i++)
             table_commit(tables[i]);
         return 0;
     }
     int first = 0;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 5; i++) {
         char message[sizeof(o->error)];
         int err = table_rollback(tables[i], message, sizeof(message));
         if (err && !first) {
@@ -110,6 +110,23 @@ void output_discard(struct output *o)
     table_discard(&o->findings);
     table_discard(&o->seeds);
     table_discard(&o->lists);
+    table_discard(&o->reorder);
+}
+
+void output_reorder(struct output *o, const struct experiment *e, int ranks_changed)
+{
+    if (o->reorder.fd < 0) {
+        char path[4200], error[4400];
+        output_path(o->prefix, ".reorder.csv", path, sizeof(path));
+        if (table_create(&o->reorder, path, "id,ranks_changed\n", error, sizeof(error)) != 0) {
+            o->reorder.fd = -1;
+            fprintf(stderr, "nbh-kernel: %s\n", error);
+            return;
+        }
+    }
+    char row[64];
+    int length = snprintf(row, sizeof(row), "%ld,%d\n", e->id, ranks_changed);
+    table_append(&o->reorder, row, (size_t)length);
 }
 
 void output_close(struct output *o)
@@ -118,4 +135,5 @@ void output_close(struct output *o)
     table_close(&o->findings);
     table_close(&o->seeds);
     table_close(&o->lists);
+    table_close(&o->reorder);
 }

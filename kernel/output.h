@@ -5,6 +5,7 @@
  *   PREFIX.findings.csv  data-check findings (--validate)
  *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
  *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
+ *   PREFIX.reorder.csv   id,ranks_changed of every reorder = 1 experiment
  * None is ever overwritten: an existing file is an error before anything
  * runs. Every table gets an experiment's rows whole or not at all
  * (whole_output.h): output_end_experiment commits them in every table, or
@@ -23,6 +24,7 @@ struct output {
     struct table findings;   /* fd -1 unless validating */
     struct table seeds;      /* fd -1 unless the input has RAND experiments */
     struct table lists;      /* fd -1 unless dumping lists */
+    struct table reorder;    /* created at the first reorder = 1 experiment */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
 };
@@ -39,6 +41,8 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 int output_end_experiment(struct output *o);
 /* Removes every table (a run that stops before measuring leaves nothing). */
 void output_discard(struct output *o);
+/* Records how many processes a reorder = 1 experiment's topology renumbered. */
+void output_reorder(struct output *o, const struct experiment *e, int ranks_changed);
 void output_close(struct output *o);
 /* PREFIX + suffix, in out. */
 void output_path(const char *prefix, const char *suffix, char *out, size_t size);

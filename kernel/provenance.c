@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "host_layout.h"
 #include "seeds.h"
 #include "whole_output.h"
 
@@ -44,64 +45,14 @@ static void json_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Hosts as [{"name": ..., "ranks": "0-3,8"}]: runs of consecutive ranks on
- * the same host, so the record stays small for many processes. */
-static char *hosts_json(const char *names, int p)
-{
-    char *buffer;
-    size_t size;
-    FILE *f = open_memstream(&buffer, &size);
-    fputc('[', f);
-    int first_host = 1;
-    char *done = calloc((size_t)p, 1);
-    for (int r = 0; r < p; r++) {
-        if (done[r])
-            continue;
-        const char *name = names + (size_t)r * MPI_MAX_PROCESSOR_NAME;
-        fprintf(f, "%s{\"name\": ", first_host ? "" : ", ");
-        json_string(f, name);
-        fputs(", \"ranks\": \"", f);
-        first_host = 0;
-        int first_run = 1;
-        for (int s = r; s < p; s++) {
-            if (done[s] || strcmp(name, names + (size_t)s * MPI_MAX_PROCESSOR_NAME) != 0)
-                continue;
-            int e = s;
-            while (e + 1 < p && !done[e + 1] &&
-                   strcmp(name, names + (size_t)(e + 1) * MPI_MAX_PROCESSOR_NAME) == 0)
-                e++;
-            for (int i = s; i <= e; i++)
-                done[i] = 1;
-            fprintf(f, first_run ? "%d" : ",%d", s);
-            if (e > s)
-                fprintf(f, "-%d", e);
-            first_run = 0;
-            s = e;
-        }
-        fputs("\"}", f);
-    }
-    fputc(']', f);
-    fclose(f);
-    free(done);
-    return buffer;
-}
-
 void provenance_collect(struct provenance *p, MPI_Comm comm)
 {
-    int rank, len;
-    MPI_Comm_rank(comm, &rank);
+    int len;
     MPI_Comm_size(comm, &p->nprocs);
     MPI_Get_library_version(p->library_version, &len);
     MPI_Get_version(&p->mpi_version, &p->mpi_subversion);
     provenance_now(p->start_time, sizeof(p->start_time));
-    char name[MPI_MAX_PROCESSOR_NAME] = {0};
-    MPI_Get_processor_name(name, &len);
-    char *names = rank == 0 ? malloc((size_t)p->nprocs * MPI_MAX_PROCESSOR_NAME) : NULL;
-    MPI_Gather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, comm);
-    if (rank == 0) {
-        p->hosts_json = hosts_json(names, p->nprocs);
-        free(names);
-    }
+    p->hosts_json = host_layout_json(comm);
 }
 
 /* Settings mpirun passes to its own processes, not the user's. */

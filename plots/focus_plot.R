@@ -1,10 +1,12 @@
 # Focus plot of one violation (SPEC 5): per run, a box plot of the raw
 # times that passed the Tukey filter, both sides, normalised to the median
 # of run medians of side a (the solid line at 1); the dashed line is side
-# b's median of run medians. Boxes: quartiles and median; whiskers: the
-# smallest and largest kept time (box_stats). Drawn from rectangles and
-# segments, one layer each, which renders ten times faster than one
-# geom_boxplot group per run. Draws what analyze/plot_data.R computed.
+# b's median of run medians; right of b's boxes, a bar: the ratio's
+# confidence interval (ratio_ci) in these units. Boxes: quartiles and
+# median; whiskers: the smallest and largest kept time (box_stats). Drawn
+# from rectangles and segments, one layer each, which renders ten times
+# faster than one geom_boxplot group per run. Draws what
+# analyze/plot_data.R computed.
 
 focus_plot <- function(plot, data) {
   labels <- c(a = paste("a:", plot$a_label), b = paste("b:", plot$b_label))
@@ -18,8 +20,10 @@ focus_plot <- function(plot, data) {
     geom_segment(aes(x = run - half, xend = run + half, y = middle, yend = middle), linewidth = 0.7) +
     geom_hline(yintercept = 1, colour = "#1f77b4") +
     geom_hline(yintercept = plot$median_b_us / plot$median_a_us, colour = "#ff7f0e", linetype = "dashed") +
+    ci_bar(plot, levels(data$side), max(data$run) + 1) +
     facet_wrap(~side, nrow = 1) +
     scale_x_continuous(breaks = seq(min(runs), max(runs), by = max(1, ceiling(length(runs) / 15))),
+                       expand = expansion(add = c(0.6, 1)),
                        minor_breaks = NULL) +
     scale_fill_manual(values = c("#aec7e8", "#ffbb78"), guide = "none") +
     labs(title = wrap_text(plot$title, 80),
@@ -28,4 +32,17 @@ focus_plot <- function(plot, data) {
          x = "run", y = "time / median of a's run medians", caption = wrap_text(plot$caption, 110)) +
     plot_theme() +
     theme(axis.text.x = element_text(angle = 0, hjust = 0.5, size = 8))
+}
+
+# The ratio's confidence interval as a bar in b's panel, at x, around b's
+# median over a's (plot_data.R: b_low, b_high); nothing without one.
+ci_bar <- function(plot, sides, x) {
+  if (is.null(plot$b_low) || is.na(plot$b_low)) return(NULL)
+  bar <- data.table(side = factor(sides[2], levels = sides), x = x, y = plot$median_b_us / plot$median_a_us,
+                    low = plot$b_low, high = plot$b_high)
+  list(geom_errorbar(data = bar, aes(x = x, ymin = low, ymax = high), width = 0.4, colour = "#d62728",
+                     linewidth = 0.8, inherit.aes = FALSE),
+       geom_point(data = bar, aes(x = x, y = y), colour = "#d62728", size = 2, inherit.aes = FALSE),
+       geom_text(data = bar, aes(x = x, y = high, label = "95% CI"), vjust = -0.6, size = 2.8,
+                 colour = "#d62728", inherit.aes = FALSE))
 }

@@ -26,6 +26,9 @@ SECTIONS = [
      "`min`..`max` inclusive, checked where the value enters (`given_in`), and the default where one "
      "applies. A value outside is refused with one line naming the file and line, the `--set` item or "
      "the option (docs/robustness.md)."),
+    ("analysis", "Analysis defaults",
+     "Read by `nbhbench analyze` (docs/analyze.md) and by `nbhbench generate`, which warns when a campaign's "
+     "nrun cannot reach the p threshold."),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
 ]
 

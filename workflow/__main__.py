@@ -26,7 +26,7 @@ def status_command(argv):
 
 
 def archive_command(argv):
-    from workflow import archive
+    from workflow import archive, layout
     parser = Parser("archive")
     parser.add_argument("campaign", nargs="?")
     parser.add_argument("--verify", metavar="PATH")
@@ -54,6 +54,15 @@ def archive_command(argv):
     for run in damaged:
         print(f"nbhbench: archive: run {run}; archived as damaged (state damaged in runs.csv, "
               "its rows not taken in results/RUN.rejected.csv): analyze leaves it out", file=sys.stderr)
+    for row in rows:
+        if row["layout"] == layout.MISMATCH:
+            print(f"nbhbench: archive: run {row['run_id']}: {layout.MISMATCH}: {row['layout_detail']} "
+                  "(analyze leaves it out unless --include-mismatched)", file=sys.stderr)
+    crowded = [row for row in rows if row["oversubscribed"] == "yes"]
+    if crowded:
+        print(f"nbhbench: archive: {len(crowded)} of {len(rows)} runs oversubscribed: more processes than cores "
+              f"on a host ({crowded[0]['run_id']}: {crowded[0]['ranks_per_host']} processes, "
+              f"{crowded[0]['cores_per_host']} cores)", file=sys.stderr)
     for check in checks:
         if check["verdict"] != "in force":
             print(f"nbhbench: archive: run {check['run_id']}: library parameter {check['name']}="

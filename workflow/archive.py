@@ -13,7 +13,7 @@ from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
-from workflow import slurm
+from workflow import layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
 from workflow.result_rows import HEADER, check_results
 
@@ -21,7 +21,7 @@ MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts", "rejected_rows"]
+               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -151,7 +151,8 @@ def results_of(status, target, nrep_of):
     if cvars:
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
     finished = {str(i) for i in done}
-    for suffix, keep in ((".seeds.csv", lambda i: i in finished), (".findings.csv", lambda i: True)):
+    for suffix, keep in ((".seeds.csv", lambda i: i in finished),
+                         (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -184,12 +185,15 @@ def attempt_files(workspace, status, target):
         copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
-            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".findings.csv"):
+            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
+                           ".findings.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
-def run_row(info, status, taken):
-    provs = [p for p in (prov(record) for record, _, _ in status.attempts) if p]
+def run_row(info, status, taken, results):
+    """The row of runs.csv of STATUS, its files already in the archive's RESULTS folder."""
+    numbered = [(record["attempt"], prov(record)) for record, _, _ in status.attempts]
+    provs = [p for _, p in numbered if p]
     hosts = []
     for p in provs:
         hosts += [h["name"] for h in p.get("hosts", []) if h.get("name") not in hosts]
@@ -205,7 +209,8 @@ def run_row(info, status, taken):
                 rejected_rows=len(taken.rejected),
                 job_id=";".join(r.get("job_id", "") for r, _, _ in status.attempts if r.get("job_id")),
                 exit_code="" if last_state is None or last_state.exit_code is None else last_state.exit_code,
-                hosts=";".join(hosts))
+                hosts=";".join(hosts), **layout.check(status.run, numbered).columns(),
+                **reorder.summary(results / f"{status.run_id}.reorder.csv"))
 
 
 def param_set_check(info, statuses, target):
@@ -300,7 +305,7 @@ def fill(target, workspace, info, statuses):
         taken = results_of(status, target / "results", nrep_of)
         log_of(status, target / "logs")
         attempt_files(workspace, status, target)
-        rows.append(run_row(info, status, taken))
+        rows.append(run_row(info, status, taken, target / "results"))
         if taken.malformed:
             first = taken.malformed[0]
             damaged.append(f"{status.run_id}: {len(taken.malformed)} malformed row(s) in "

@@ -106,6 +106,7 @@ class AttemptState:
     state: str          # pending, running, done, failed, timeout, unknown
     exit_code: object   # int or None
     detail: str = ""
+    never_starts: str = ""  # pending for a reason Slurm will never lift (slurm.NEVER_STARTS)
 
 
 def failure_detail(record, code):
@@ -148,11 +149,16 @@ def attempt_state(workspace, record, slurm_jobs, slurm_answered):
     if job_id in slurm_jobs:
         slurm_state, code, reason = slurm_jobs[job_id]
         state = slurm.run_state(slurm_state)
-        if state == "pending":
+        if state in ("pending", "running") or not os.path.exists(record["log"]):
+            code = None  # Slurm says 0:0 for a job that has not ended, or never ran (it made no output)
+        never = slurm.never_starts(reason) if state == "pending" else ""
+        if never:
+            detail = f"Slurm can never start it: {never}"
+        elif state == "pending":
             detail = f"Slurm: {reason}" if reason else "queued"
         else:
             detail = "" if state in ("running", "done") else f"Slurm: {slurm_state}"
-        return AttemptState(state, code, detail)
+        return AttemptState(state, code, detail, never)
     if not slurm_answered:
         return AttemptState("unknown", None, "Slurm does not answer")
     said = log_says(record)

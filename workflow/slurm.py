@@ -13,6 +13,26 @@ ACTIVE = {"PENDING": "pending", "CONFIGURING": "pending", "REQUEUED": "pending",
           "STAGE_OUT": "running", "RESIZING": "running", "SUSPENDED": "running", "STOPPED": "running"}
 FINAL = {"COMPLETED": "done", "TIMEOUT": "timeout"}  # every other final state: failed
 
+# Pending reasons no amount of waiting resolves (squeue(1) "JOB REASON CODES"):
+# the job asks for more than its partition, account or QOS allows, or for
+# nodes that are not available. `submit --wait` cancels such a job at once.
+NEVER_STARTS = {
+    "PartitionNodeLimit": "more nodes than the partition has or allows",
+    "PartitionTimeLimit": "a longer time limit than the partition allows",
+    "PartitionConfig": "more than the partition's nodes offer, or an account or QOS the partition refuses",
+    "BadConstraints": "constraints no node satisfies",
+    "ReqNodeNotAvail": "nodes that are down, drained or not in the partition",
+    "InvalidAccount": "an account that does not exist",
+    "InvalidQOS": "a QOS that does not exist or is not allowed",
+    "DependencyNeverSatisfied": "a dependency that can never be met",
+    "QOSMaxNodePerJobLimit": "more nodes than its QOS allows per job",
+    "QOSMaxWallDurationPerJobLimit": "a longer time limit than its QOS allows",
+    "QOSMaxCpuPerJobLimit": "more CPUs than its QOS allows per job",
+    "AssocMaxNodesPerJobLimit": "more nodes than its account allows per job",
+    "AssocMaxWallDurationPerJobLimit": "a longer time limit than its account allows",
+    "AssocMaxCpuPerJobLimit": "more CPUs than its account allows per job",
+}
+
 
 class Unreachable(Exception):
     """Slurm did not answer (no controller, no configuration)."""
@@ -21,6 +41,17 @@ class Unreachable(Exception):
 def run_state(slurm_state):
     word = slurm_state.split()[0].rstrip("+") if slurm_state else ""
     return ACTIVE.get(word) or FINAL.get(word) or "failed"
+
+
+def reason_code(reason):
+    """The code of a pending reason ("ReqNodeNotAvail,_UnavailableNodes:n4" -> "ReqNodeNotAvail")."""
+    return re.split(r"[,(]", reason or "", maxsplit=1)[0]
+
+
+def never_starts(reason):
+    """Why Slurm can never start a job pending for REASON, or "" if it may start later."""
+    code = reason_code(reason)
+    return f"{code} ({NEVER_STARTS[code]})" if code in NEVER_STARTS else ""
 
 
 def is_final(slurm_state):
@@ -55,11 +86,20 @@ def sbatch(script):
 
 
 def cancel(job_id):
-    """scancel JOB_ID, quietly: the job may have ended already."""
-    try:
-        command("scancel", str(job_id), check=False)
-    except Unreachable:
-        pass
+    """scancel JOB_ID; raises Unreachable if Slurm refuses."""
+    command("scancel", str(job_id))
+
+
+def partition(name=""):
+    """What scontrol says of partition NAME (the default partition if empty):
+    {"PartitionName", "TotalNodes", "MaxNodes", ...}, or None if there is no such
+    partition; raises Unreachable if Slurm does not answer."""
+    output = command("scontrol", "show", "partition", "--oneliner").stdout
+    for line in output.splitlines():
+        fields = parse_key_values(line)
+        if (fields.get("PartitionName") == name) if name else "Default=YES" in line:
+            return fields
+    return None
 
 
 def exit_code(text):

@@ -1,15 +1,26 @@
 """`nbhbench status`: every run of a campaign, its state and finished experiments."""
-from workflow.attempts import run_statuses
+from workflow import layout
+from workflow.attempts import prov, run_statuses
 
-COLUMNS = ("run", "state", "experiments", "attempts", "job", "exit", "note")
+COLUMNS = ("run", "state", "experiments", "attempts", "job", "exit", "layout", "note")
+
+
+def layout_cell(s):
+    """ok, layout-mismatch, with ",oversubscribed" when a host had more processes
+    than cores; empty before the kernel started (workflow/layout.py)."""
+    placed = layout.check(s.run, [(record["attempt"], prov(record)) for record, _, _ in s.attempts])
+    words = [w for w in (placed.layout, "oversubscribed" if placed.oversubscribed == "yes" else "") if w]
+    note = placed.detail if placed.layout == layout.MISMATCH else ""
+    return ",".join(words), note
 
 
 def rows(statuses):
     for s in statuses:
         record, state = (s.last[0], s.last[1]) if s.attempts else ({}, None)
         exit_code = "" if state is None or state.exit_code is None else str(state.exit_code)
+        placed, note = layout_cell(s)
         yield (s.run_id, s.state, f"{len(s.done)}/{s.total}", str(len(s.attempts)),
-               record.get("job_id", ""), exit_code, s.detail)
+               record.get("job_id", ""), exit_code, placed, "; ".join(filter(None, [s.detail, note])))
 
 
 def table(lines):

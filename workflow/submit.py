@@ -24,6 +24,7 @@ from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids
                                run_statuses, write_json)
 
 EXIT_FAILED = 1
+EXIT_TOO_LARGE = 2
 EXIT_NOT_BUILT = 4
 EXIT_NO_SCHEDULER = 5
 EXIT_NO_SPACE = FileError.code
@@ -190,7 +191,29 @@ def submit_local(workspace, info, env, chosen):
             raise out_of_space
 
 
+def check_partition(env, chosen):
+    """A deployment on more nodes than the partition has (or allows a job)
+    can never run: one line before anything is submitted. Skipped when
+    Slurm does not answer or does not know the partition (sbatch says so)."""
+    try:
+        part = slurm.partition(env.partition)
+    except slurm.Unreachable:
+        return
+    if not part or not part.get("TotalNodes", "").isdigit():
+        return
+    name, total, most = part.get("PartitionName", env.partition), int(part["TotalNodes"]), part.get("MaxNodes", "")
+    limit = min(total, int(most)) if most.isdigit() else total
+    too_large = sorted({(int(s.run["nodes"]), s.run["deployment"]) for s in chosen if int(s.run["nodes"]) > limit})
+    if too_large:
+        nodes, deployment = too_large[-1]
+        allows = f" and allows {most} per job" if most.isdigit() and int(most) < total else ""
+        raise NbhError(f"deployment {deployment} needs {nodes} nodes, but Slurm partition {name} has {total}{allows} "
+                       f"(scontrol show partition {name}); generate again with deployments that fit "
+                       f"(--set deployments=...) or another partition", EXIT_TOO_LARGE)
+
+
 def submit_slurm(workspace, info, env, chosen):
+    check_partition(env, chosen)
     for status in chosen:
         try:
             record = prepare_attempt(workspace, info, env, status)
@@ -201,32 +224,77 @@ def submit_slurm(workspace, info, env, chosen):
         try:
             write_json(workspace.record(status.run_id, record["attempt"]), record)
         except FileError as e:  # a job nobody knows of would write results no record points to
-            slurm.cancel(record["job_id"])
+            try:
+                slurm.cancel(record["job_id"])
+            except slurm.Unreachable:
+                pass  # the note below still names the job
             raise e.with_note(f"job {record['job_id']} of run {status.run_id} was cancelled again; free space, "
                               f"then: nbhbench submit {workspace.name}") from None
         print(f"{status.run_id}: submitted job {record['job_id']} "
               f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
 
 
+def cancel_never_starting(workspace, statuses):
+    """Cancels the jobs Slurm can never start and records them as failed; returns
+    one line per such run."""
+    lines = []
+    for s in statuses:
+        record, state, _ = s.last if s.attempts else (None, None, None)
+        if s.state != "pending" or not state or not state.never_starts:
+            continue
+        job = record.get("job_id", "")
+        try:
+            slurm.cancel(job)
+        except slurm.Unreachable as e:
+            raise NbhError(f"run {s.run_id}: Slurm can never start job {job} ({state.never_starts}), "
+                           f"and cancelling it failed: {e}", EXIT_FAILED) from None
+        detail = f"Slurm can never start it: {state.never_starts}; cancelled (job {job})"
+        record.update(state="failed", exit_code=None, detail=detail, ended=now_utc())
+        write_json(workspace.record(s.run_id, record["attempt"]), record)
+        lines.append(f"run {s.run_id}: Slurm can never start job {job}: {state.never_starts}; cancelled it")
+    return lines
+
+
+def show_changes(statuses, seen):
+    """One line for each run whose state or experiments changed since SEEN."""
+    for s in statuses:
+        now = (s.state, len(s.done))
+        if s.attempts and seen.get(s.run_id) != now:
+            seen[s.run_id] = now
+            job = s.last[0].get("job_id", "")
+            print(f"{s.run_id}: {s.state}, {len(s.done)}/{s.total} experiments"
+                  f"{f' (job {job})' if job else ''}{f' - {s.detail}' if s.detail and s.state != 'running' else ''}",
+                  flush=True)
+
+
+def active(statuses):
+    return [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]
+
+
 def wait(workspace, poll):
-    """Follows the campaign's runs until none is pending or running."""
+    """Follows the campaign's runs until none is pending or running. A job
+    Slurm can never start is cancelled, and the wait ends with an error at
+    once, naming the reason: the campaign asks for something this cluster
+    cannot give."""
     seen, unanswered = {}, 0
     while True:
         statuses = run_statuses(workspace)
-        for s in statuses:
-            now = (s.state, len(s.done))
-            if s.attempts and seen.get(s.run_id) != now:
-                seen[s.run_id] = now
-                job = s.last[0].get("job_id", "")
-                print(f"{s.run_id}: {s.state}, {len(s.done)}/{s.total} experiments"
-                      f"{f' (job {job})' if job else ''}{f' - {s.detail}' if s.detail and s.state != 'running' else ''}",
-                      flush=True)
+        refused = cancel_never_starting(workspace, statuses)
+        if refused:
+            statuses = run_statuses(workspace)
+            show_changes(statuses, seen)
+            others = active(statuses)
+            follow = (f"; {len(others)} other runs go on in Slurm (follow them: nbhbench submit --wait "
+                      f"{workspace.name})" if others else "")
+            more = f" (and {len(refused) - 1} more runs)" if len(refused) > 1 else ""
+            raise NbhError(f"{refused[0]}{more}{follow}", EXIT_FAILED)
+        show_changes(statuses, seen)
         unknown = [s for s in statuses if s.state == "unknown"]
         unanswered = unanswered + 1 if unknown else 0
         if unanswered * poll > 300:
             raise NbhError(f"Slurm has not answered for 5 minutes ({unknown[0].detail}); "
                            "see nbhbench status later", EXIT_FAILED)
-        if not [s for s in statuses if s.attempts and s.state in ("pending", "running", "unknown")]:
+        if not active(statuses):
             return statuses
         time.sleep(poll)
 

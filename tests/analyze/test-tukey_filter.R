@@ -48,3 +48,14 @@ test_that("tukey_filter of an empty table is empty, of one value is that value",
   expect_equal(nrow(tukey_filter(data.table(id = integer(), seconds = numeric()))), 0L)
   expect_equal(tukey_filter(data.table(id = 4L, seconds = 2.5))$seconds, 2.5)
 })
+
+test_that("tukey_medians_sorted: the median and count of the kept values, bit for bit", {
+  set.seed(31)
+  x <- data.table(id = rep(1:300, times = sample(3:60, 300, replace = TRUE)))
+  x[, seconds := rlnorm(.N, -11, 0.2) * ifelse(runif(.N) < 0.05, 5, 1)]   # with outliers
+  sg <- sorted_groups(x, "seconds", "id")
+  kept <- tukey_medians_sorted(sg)
+  filtered <- tukey_filter(x)
+  expect_identical(kept$n, filtered[, .N, keyby = id]$N)
+  expect_identical(kept$median, filtered[, median(seconds), keyby = id]$V1)
+})

@@ -11,7 +11,10 @@ a <- analysed()
 test_that("summary.csv: one row per guideline and deployment, with the counts", {
   s <- fread(file.path(a$dir, "summary.csv"), na.strings = "")
   expect_equal(names(s), c("set", "tag", "guideline", "library", "param_set", "deployment", "nprocs",
-                           "n_vio_tests", "n_tests", "n_vio_groups", "n_groups"))
+                           "n_vio_tests", "n_tests", "n_vio_groups", "n_groups", "min_p_value", "min_p_adjusted",
+                           "smallest_p", "power"))
+  expect_equal(unique(s$power), "ok")   # 8 runs a side: p can reach 1 / C(16, 8)
+  expect_equal(unique(s$smallest_p), 1 / choose(16, 8))
   expect_equal(s$guideline[1], "neighbor_allgather <= neighbor_alltoall")
   expect_equal(s[tag == "GL4" & deployment == "1x4", .(n_vio_tests, n_tests, n_vio_groups, n_groups)],
                data.table(n_vio_tests = 1L, n_tests = 48L, n_vio_groups = 1L, n_groups = 12L))
@@ -118,6 +121,6 @@ test_that("a report without violations: the closest calls, in a table and in plo
   expect_equal(sum(grepl("^!\\[Closest call \\(not violated\\): ", md)), 8L)
   expect_equal(sum(grepl("^!\\[(Overview|Focus): ", md)), 0L)
   expect_true("## Closest calls" %in% md)
-  expect_match(md, "^\\| GL12: reorder=1 <= reorder=0 \\| openmpi default 2x4 \\| .* \\| msize=16384 \\| 1\\.[23][0-9]* \\| 7\\.8e-05 \\| .* \\| ratio \\|$",
+  expect_match(md, "^\\| GL12: reorder=1 <= reorder=0 \\| openmpi default 2x4 \\| .* \\| msize=16384 \\| 1\\.[23][0-9]* \\| 1\\.[0-9]+–1\\.[0-9]+ \\| 7\\.8e-05 \\| .* \\| ratio \\|$",
                all = FALSE)
 })

@@ -73,7 +73,7 @@ assert_one_line_error() {
     for f in summary.csv violations.csv tests.csv warnings.txt report.md report.html; do
         [ -s "$OUT/$f" ] || [ "$f" = warnings.txt ]
     done
-    [ "$(head -n1 "$OUT/summary.csv")" = "set,tag,guideline,library,param_set,deployment,nprocs,n_vio_tests,n_tests,n_vio_groups,n_groups" ]
+    [ "$(head -n1 "$OUT/summary.csv")" = "set,tag,guideline,library,param_set,deployment,nprocs,n_vio_tests,n_tests,n_vio_groups,n_groups,min_p_value,min_p_adjusted,smallest_p,power" ]
     [ "$(wc -l <"$OUT/violations.csv")" -gt 1 ]
     ls "$OUT"/plots/overview-*.png "$OUT"/plots/overview-*.pdf "$OUT"/plots/focus-*.png "$OUT"/plots/focus-*.pdf >/dev/null
     ! grep -q 'src="plots/' "$OUT/report.html"
@@ -91,8 +91,13 @@ assert_one_line_error() {
 @test "--v-thres and --p-thres are the thresholds (also as --opt=value)" {
     run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --fail-on-violation --v-thres 1.5
     [ "$status" -eq 0 ]
-    run nbhbench analyze "$ARCHIVES/planted" --out="$OUT" --no-plots --fail-on-violation --p-thres=1e-6
+    run nbhbench analyze "$ARCHIVES/planted" --out="$OUT" --no-plots --p-thres=1e-6
     [ "$status" -eq 0 ]
+    [[ $output == *"0 of 160 tests violated"* ]]
+    # ... and 8 runs a side cannot reach p <= 1e-6 at all: --fail-on-violation fails on that too.
+    run nbhbench analyze "$ARCHIVES/planted" --out="$OUT" --no-plots --fail-on-violation --p-thres=1e-6
+    [ "$status" -eq 3 ]
+    [[ $output == *"CANNOT DETECT"* ]]
     run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --fail-on-violation --v-thres=1.1
     [ "$status" -eq 3 ]
 }
@@ -140,7 +145,7 @@ assert_one_line_error() {
     printf '[libraries]\nparameter = library\nvaried = msize\nopenmpi ~ mpich\n' >"$BATS_TEST_TMPDIR/lib.conf"
     run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots --assess "$BATS_TEST_TMPDIR/lib.conf"
     [ "$status" -eq 0 ]
-    [ "$(sed -n 2p "$OUT/summary.csv")" = "libraries,,openmpi ~ mpich,,default,1x4,4,0,96,0,24" ]
+    [[ "$(sed -n 2p "$OUT/summary.csv")" == "libraries,,openmpi ~ mpich,,default,1x4,4,0,96,0,24,"*",ok" ]]
 }
 
 @test "the default output directory is analyses/NAME, then NAME-2; never overwritten" {
@@ -181,4 +186,56 @@ assert_one_line_error() {
     run nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --max-plots 1
     [ "$(find "$OUT/plots" -name 'closest-*.png' | wc -l)" -eq 1 ]
     grep -q '^3 plots left out (--max-plots 1)\.$' "$OUT/report.md"
+}
+
+@test "--adjust: holm and bh give adjusted p-values in every table; an unknown method is one line" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --adjust fdr
+    assert_one_line_error 2 "^nbhbench: --adjust: unknown method 'fdr' \\(none, holm, bh\\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --adjust
+    assert_one_line_error 2 "^nbhbench: --adjust needs a value"
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --adjust bh
+    [ "$status" -eq 0 ]
+    head -n1 "$OUT/tests.csv" | grep -q ',ratio,ratio_ci_low,ratio_ci_high,p_value,p_adjusted,slower,'
+    head -n1 "$OUT/violations.csv" | grep -q ',p_value,p_adjusted,'
+    head -n1 "$OUT/summary.csv" | grep -q ',min_p_value,min_p_adjusted,smallest_p,power$'
+    grep -q "p-values adjusted by Benjamini-Hochberg (--adjust bh)" "$OUT/report.md"
+    grep -q '| p bh |' "$OUT/report.md"
+    # 8 runs a side: the best p, 1 / C(16, 8) = 7.8e-5, times 160 tests is above 0.001: Holm can find nothing.
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --adjust=holm --fail-on-violation
+    [ "$status" -eq 3 ]
+    [[ $output == *"0 of 160 tests violated"* && $output == *"CANNOT DETECT"* ]]
+    grep -q "times the number of tests with --adjust holm" "$OUT/report.md"
+}
+
+@test "the report states what chance alone would give, and every ratio's interval" {
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ]
+    grep -q "^Chance alone: were no guideline ever broken, about 0.16 of these 160 tests would still have p <= 0.001" "$OUT/report.md"
+    grep -q "| ratio | 95% CI | p |" "$OUT/report.md"
+    grep -q "every ratio with its 95% confidence interval (bootstrap over runs" "$OUT/report.md"
+}
+
+@test "too few runs: 'cannot detect' in summary.csv and at the top of the report; --fail-on-violation fails" {
+    Rscript --vanilla "$NBH_ROOT/tests/analyze/synthetic_archive.R" --campaign small --out "$BATS_TEST_TMPDIR/six" \
+        --deployments 1x4 --nrun 6 --nrep 10 --plant-fraction 0 --seed 9 >/dev/null
+    run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/six" --out "$OUT" --no-plots --fail-on-violation
+    [ "$status" -eq 3 ]
+    [[ $output == *"GL4   neighbor_allgather <= neighbor_alltoall: 0/"*"CANNOT DETECT"* ]]
+    [[ $stderr == *"guideline(s) cannot detect a violation with these runs"* ]]
+    [ "$(awk -F, '{ print $NF }' "$OUT/summary.csv" | sort -u)" = "$(printf 'cannot detect\npower')" ]
+    first=$(grep -n '^\*\*Cannot detect.\*\*' "$OUT/report.md" | cut -d: -f1)
+    verdict=$(grep -n '^## Verdict' "$OUT/report.md" | cut -d: -f1)
+    [ -n "$first" ] && [ "$first" -lt "$verdict" ]
+    grep -q "1 / C(2n, n) (n = 6: 0.00108)" "$OUT/report.md"
+}
+
+@test "R leaves no Rplots.pdf behind, wherever it runs" {
+    cd "$BATS_TEST_TMPDIR"
+    run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --max-plots 1
+    [ "$status" -eq 0 ]
+    ls "$OUT"/plots/focus-*.png >/dev/null
+    Rscript --vanilla -e 'source(file.path(Sys.getenv("NBH_ROOT"), "analyze", "load.R")); plot(1:3)'
+    [ ! -e Rplots.pdf ]
+    [ ! -e "$NBH_ROOT/Rplots.pdf" ]
+    [ -z "$(git -C "$NBH_ROOT" ls-files Rplots.pdf)" ]
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
 # nbhbench generate CAMPAIGN [--env ENV] [--set KEY=VALUE ...]
+bats_require_minimum_version 1.5.0
 
 load workflow_helpers
 
@@ -102,4 +103,15 @@ setup() { workflow_setup; }
     [ "$status" -eq 3 ]
     [[ "$output" == *"holds results that are not archived"* ]]
     [ -f "$NBH_WORK/demo/results/1x4-default-r001.a1.results.csv" ]
+}
+
+@test "generate warns when nrun cannot reach the p threshold: at 6 runs, not at 8" {
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=6
+    [ "$status" -eq 0 ]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=6 cannot show a violation: "*"1/C(12,6) = 0.00108, above the p threshold 0.001"*"use nrun >= 7" ]]
+    [ -f "$NBH_WORK/demo/inputs/1x4-default-r006.csv" ]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=8
+    [ "$status" -eq 0 ]
+    [ -z "$stderr" ]
 }

@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
-# The dispatcher, nbhbench dims, nbhbench deps and nbhbench demo.
+# The dispatcher, nbhbench dims, nbhbench deps, nbhbench demo, nbhbench list
+# and make -j2.
+bats_require_minimum_version 1.5.0
 
 setup() {
     NBH_REPO=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
@@ -9,7 +11,7 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate status submit; do
+    for command in analyze archive build deps demo dims generate list status submit; do
         [[ "$output" == *"  $command "* ]]
     done
     [[ "$output" == *"dims       the grid nbhbench uses for P processes in NDIM dimensions"* ]]
@@ -94,4 +96,33 @@ setup() {
     run "$NBH" demo now
     [ "$status" -eq 2 ]
     [ "$output" = "nbhbench: usage: nbhbench demo (it takes no arguments)" ]
+}
+
+@test "list names every shipped campaign and environment with its description" {
+    run "$NBH" list
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Campaigns (campaigns/NAME; nbhbench generate NAME --env ENV):" ]
+    for campaign in "$NBH_REPO"/campaigns/*/; do
+        campaign=$(basename "$campaign")
+        [[ "$output" == *"  $campaign "* ]] || { echo "missing $campaign"; return 1; }
+    done
+    [[ "$output" == *"  demo "*"1x4"*"nrun 10"*"local-openmpi  A few minutes at 4 ranks on 2 cores"* ]]
+    [[ "$output" == *"Environments (env/NAME; --env NAME):"* ]]
+    [[ "$output" == *"  slurm-mpich    mpich    slurm  MPICH 4.0"* ]]
+    run "$NBH" list environments
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Environments (env/NAME; --env NAME):" ]
+    [ "${#lines[@]}" -eq "$(($(ls "$NBH_REPO/env" | wc -l) + 1))" ]
+    run --separate-stderr "$NBH" list everything
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nbhbench: list: argument what: invalid choice: 'everything'"* ]]
+}
+
+@test "make -j2 builds a library's kernel and tools into an empty build folder" {
+    build=$BATS_TEST_TMPDIR/build
+    run make -C "$NBH_REPO" -j2 kernel LIBRARY=openmpi MPICC=mpicc.openmpi BUILD="$build"
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    for f in nbh-kernel nbh-mpi-dims libnbh-yield.so libnbh-slowdown.so libnbh-reorder.so unit-tests; do
+        [ -f "$build/openmpi/$f" ] || { echo "missing $f"; return 1; }
+    done
 }

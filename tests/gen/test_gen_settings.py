@@ -134,7 +134,7 @@ def test_the_documented_examples_read(tmp_path):
     site = write(tmp_path, fenced_block_after(docs / "environments.md", "env/vsc-intelmpi"), "vsc-intelmpi")
     env = envfile.read_environment(str(site))
     assert (env.library, env.scheduler, env.partition) == ("intelmpi", "slurm", "skylake")
-    assert "--ntasks-per-node={ppn}" in env.sbatch and len(env.setup) == 2
+    assert env.ntasks_per_node and "--constraint=ib" in env.sbatch and len(env.setup) == 2
     conf = write(tmp_path, fenced_block_after(docs / "campaigns.md", "[param_set intermediate256]"))
     s = settings.read_settings(conf)
     assert s.deployments == [(10, 16), (20, 16), (35, 16)] and list(s.param_sets) == ["default", "intermediate256"]

@@ -12,11 +12,11 @@ def library(request):
 
 @pytest.fixture
 def kernel(tmp_path):
-    """kernel(library, nprocs, rows_or_text, *args) -> KernelRun"""
+    """kernel(library, nprocs, rows_or_text, *args, launch_env=[(VAR, value)]) -> KernelRun"""
     counter = iter(range(1000))
 
-    def run(library, nprocs, experiments, *args, timeout=300):
+    def run(library, nprocs, experiments, *args, timeout=300, launch_env=()):
         return KernelRun.start(library, nprocs, experiments, tmp_path / f"run{next(counter)}", args,
-                               timeout=timeout)
+                               timeout=timeout, launch_env=launch_env)
 
     return run

@@ -54,7 +54,7 @@ class KernelRun:
     stderr: str
 
     @classmethod
-    def start(cls, library, nprocs, experiments, directory, args, timeout=300):
+    def start(cls, library, nprocs, experiments, directory, args, timeout=300, launch_env=()):
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / "input.csv"
         if isinstance(experiments, bytes):
@@ -63,7 +63,8 @@ class KernelRun:
             path.write_text(input_text(experiments))
         prefix = directory / "out"
         kernel = BUILD / library / "nbh-kernel"
-        command, env = launch_command(library, nprocs, [str(kernel), "-i", str(path), "-o", str(prefix), *args])
+        command, env = launch_command(library, nprocs, [str(kernel), "-i", str(path), "-o", str(prefix), *args],
+                                      launch_env)
         done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
         return cls(library, nprocs, prefix, done.returncode, done.stdout, done.stderr)
 

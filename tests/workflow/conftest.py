@@ -1,5 +1,6 @@
 """Fixtures of the workflow tests: a private work and archive folder per
-test (workflow_testing.Bench) and one real Slurm for the session."""
+test (workflow_testing.Bench) and one real multi-node Slurm for the session
+(slurm_cluster.py)."""
 import pytest
 
 from slurm_cluster import SlurmCluster
@@ -13,7 +14,9 @@ def bench(tmp_path):
 
 @pytest.fixture(scope="session")
 def slurm():
-    cluster = SlurmCluster().start()
+    # Four nodes of two CPUs; jobs may ask for at most an hour (a longer
+    # one waits for ever: PartitionTimeLimit).
+    cluster = SlurmCluster(nodes=4, max_time=60).start()
     try:
         yield cluster
     finally:

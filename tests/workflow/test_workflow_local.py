@@ -52,8 +52,15 @@ def test_local_campaign_end_to_end(bench):
     runs = read_csv(archive / "runs.csv")
     assert list(runs[0]) == ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set",
                              "library", "library_version", "seed", "state", "experiments_done",
-                             "experiments_total", "job_id", "exit_code", "hosts", "rejected_rows"]
+                             "experiments_total", "job_id", "exit_code", "hosts", "rejected_rows", "layout", "layout_detail",
+                             "ranks_per_host", "cores_per_host", "oversubscribed", "reorder_experiments",
+                             "reorder_changed"]
     assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "24" and runs[0]["nprocs"] == "4"
+    # 1x4 on this machine: one host, as asked; four processes on its cores (more than this machine has).
+    assert runs[0]["layout"] == "ok" and runs[0]["ranks_per_host"] == f"{runs[0]['hosts']}:4"
+    cores = len(os.sched_getaffinity(0))
+    assert runs[0]["oversubscribed"] == ("yes" if cores < 4 else "no")
+    assert runs[0]["reorder_experiments"] == "", "the demo has no reorder = 1 experiment"
     assert runs[0]["library_version"].startswith("Open MPI v") and runs[0]["hosts"]
     assert runs[0]["seed"] == read_csv(archive / f"inputs/{RUN}.csv")[0]["seed"]
     assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 24
@@ -169,6 +176,15 @@ def test_mpich_locally(bench):
     run = read_csv(archive / "runs.csv")[0]
     assert run["library"] == "mpich" and run["state"] == "done"
     assert "LD_PRELOAD" in json.loads((archive / f"results/{RUN}.prov.json").read_text())["environment"]
+
+
+def test_a_campaign_whose_runs_all_failed_can_be_generated_again(bench):
+    bench.ok("generate", HERE / "campaigns" / "typo")
+    assert bench("submit", "typo").returncode == 1
+    again = bench.ok("generate", HERE / "campaigns" / "typo")
+    assert "replaced" in again.stdout and "its 1 submitted run had all failed without finishing an experiment" \
+        in again.stdout
+    assert list(bench.status("typo").values()) == [("pending", "0/1", 0)]
 
 
 def test_a_misspelt_library_parameter_stops_the_run_with_its_name(bench):

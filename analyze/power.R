@@ -1,0 +1,50 @@
+# Whether a test can find a violation at all (SPEC 7.4, "Power"). With n_a
+# and n_b run medians a side, the exact one-sided rank-sum test gives at
+# best p = 1 / C(n_a + n_b, n_a): every ordering of the runs is equally
+# likely under "no difference", and only one puts all of a's runs above
+# all of b's (ties make it larger still). Six runs a side give at best
+# 1 / 924 = 0.00108: no violation at p <= 0.001 is possible, whatever the
+# ratio. The analysis marks such guidelines "cannot detect"; generate warns
+# before a campaign is run (gen/power.py says the same in Python).
+
+# The smallest p-value of the one-sided rank-sum test with n_a and n_b values.
+min_attainable_p <- function(n_a, n_b) {
+  out <- 1 / choose(n_a + n_b, n_a)
+  out[is.na(n_a) | is.na(n_b) | n_a < 1 | n_b < 1] <- NA_real_
+  out
+}
+
+# The smallest adjusted p-value a test could reach among m tests: Holm
+# multiplies the smallest p by m; Benjamini-Hochberg leaves a p that every
+# test shares unchanged (m / m).
+smallest_adjusted_p <- function(p, method, m) {
+  if (identical(method, "holm")) pmin(p * m, 1) else p
+}
+
+# summary with the columns of SPEC 7.4 appended, per guideline and context
+# (summary_table): min_p_value and min_p_adjusted, the smallest p of its
+# tests before and after the adjustment; smallest_p, the smallest p its
+# tests could reach at all (adjusted as the verdict is); power, "cannot
+# detect" when even that is above p_thres, else "ok" (empty without tests).
+summary_power <- function(summary, tt, p_thres, adjust = "none") {
+  by <- c("guideline_no", RUN_PARAMETERS)
+  m <- nrow(tt)
+  best <- tt[, .(min_p_value = min(p_value), min_p_adjusted = min(p_adjusted),
+                 smallest_p = smallest_adjusted_p(min(min_attainable_p(runs_a, runs_b)), adjust, m)), by = by]
+  out <- copy(summary)
+  out[best, on = by, `:=`(min_p_value = i.min_p_value, min_p_adjusted = i.min_p_adjusted,
+                          smallest_p = i.smallest_p)]
+  for (col in c("min_p_value", "min_p_adjusted", "smallest_p")) {
+    if (!col %in% names(out)) set(out, j = col, value = NA_real_)
+  }
+  out[, power := fifelse(is.na(smallest_p), "", fifelse(smallest_p > p_thres * (1 + EDGE_TOLERANCE),
+                                                        "cannot detect", "ok"))]
+  out[]
+}
+
+# The fewest runs a side with which the test can reach P.
+runs_needed <- function(p) {
+  n <- 1L
+  while (min_attainable_p(n, n) > p) n <- n + 1L
+  n
+}

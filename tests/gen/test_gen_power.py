@@ -1,0 +1,20 @@
+"""gen/power.py: whether nrun runs a side can reach the p threshold."""
+from gen import power
+
+
+def test_smallest_p_is_one_over_the_central_binomial_coefficient():
+    assert power.smallest_p(6, 6) == 1 / 924 and power.smallest_p(7, 7) == 1 / 3432
+    assert power.runs_needed(0.001) == 7 and power.runs_needed(0.05) == 3
+
+
+def test_a_warning_at_6_runs_none_at_7_or_8():
+    text = power.warning(6, 0.001)
+    assert text.startswith("nrun=6 cannot show a violation: the one-sided rank-sum test of 6 against 6 run medians "
+                           "gives at best p = 1/C(12,6) = 0.00108, above the p threshold 0.001")
+    assert text.endswith("use nrun >= 7")
+    assert power.warning(7, 0.001) is None and power.warning(8, 0.001) is None
+    assert power.warning(3, 0.05) is None and power.warning(2, 0.05)
+
+
+def test_the_threshold_is_the_analysis_default_of_the_registry():
+    assert "0.001" in power.warning(6) and power.warning(8) is None
