@@ -10,6 +10,8 @@ REGRESSION_COLOURS <- c(slower = "#d62728", faster = "#2ca02c", `no change` = "g
 regression_plot <- function(plot, data, v_thres = 1.03) {
   data <- copy(data)
   data[, verdict := factor(verdict, levels = names(REGRESSION_COLOURS))]
+  sizes <- sort(unique(data$msize[data$msize > 0]))
+  breaks <- if (length(sizes) <= 12L) sizes else waiver()
   ggplot(data, aes(x = msize, y = ratio)) +
     geom_hline(yintercept = 1, colour = "grey20") +
     geom_hline(yintercept = c(v_thres, 1 / v_thres), colour = "grey40", linetype = "dashed") +
@@ -17,7 +19,7 @@ regression_plot <- function(plot, data, v_thres = 1.03) {
     geom_errorbar(aes(ymin = low, ymax = high, colour = verdict), width = 0.15, linewidth = 0.4, na.rm = TRUE) +
     geom_point(aes(colour = verdict), size = 1.8) +
     facet_wrap(~op, scales = "free_x") +
-    scale_x_continuous(trans = "log2", labels = function(v) format_bytes(v)) +
+    scale_x_continuous(trans = "log2", breaks = breaks, labels = function(v) format_bytes(v)) +
     scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
     scale_colour_manual(values = REGRESSION_COLOURS, drop = FALSE) +
     labs(title = wrap_text(plot$title, 80),
