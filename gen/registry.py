@@ -32,11 +32,11 @@ class Registry:
         self.bounds = {row["name"]: Bound.from_row(row) for row in read_table("limits")}
         # name -> the default, else the maximum (the kernel's NBH_LIMIT_<NAME>)
         self.limits = {name: b.default if b.default is not None else b.high for name, b in self.bounds.items()}
+        self.analysis = {row["name"]: row["value"] for row in read_table("analysis")}
 
     def check_bound(self, name, value, what=None):
         """None, or why VALUE is outside the bound NAME of limits.csv."""
         return self.bounds[name].problem(value, what)
-        self.analysis = {row["name"]: row["value"] for row in read_table("analysis")}
 
     def parameter_range(self, parameter):
         """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""
