@@ -1,16 +1,24 @@
 # nbhbench — see README.md.
 #   make        install what is missing, build one kernel per MPI library found
 #   make test   ... and run every test; ends with "N passed, N failed"
-#   make demo   ... and run the five steps of the demo campaign
+#   make demo   ... and run the five steps of the demo campaign (Debian's Open MPI and MPICH;
+#               make demo LIBRARIES="openmpi5 mpich5 intelmpi openmpi mpich" for others)
 #   make bench  kernel and analyzer benchmarks (prints figures, never fails on timing)
 #   make deps   install what is missing (Debian/Ubuntu packages, .venv)
 # One library by hand: make kernel LIBRARY=name MPICC=wrapper
+# Current releases (nbhbench install-mpi NAME, into .mpi/NAME/) are built too.
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 BUILD := build
 
 KNOWN_LIBRARIES := openmpi mpich
 FOUND_LIBRARIES := $(foreach l,$(KNOWN_LIBRARIES),$(if $(shell command -v mpicc.$(l) 2>/dev/null),$(l)))
+# Installed by `nbhbench install-mpi NAME` (read when used: make test installs first).
+MPI_PREFIX := $(or $(NBH_MPI_PREFIX),$(CURDIR)/.mpi)
+INSTALLED_LIBRARIES = $(patsubst $(MPI_PREFIX)/%/.nbh-installed,%,$(wildcard $(MPI_PREFIX)/*/.nbh-installed))
+# The current releases make test installs and tests (each a small campaign).
+TEST_RELEASES ?= openmpi5 mpich5 intelmpi
+LIBRARIES ?=
 
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
 CPPFLAGS := -Ikernel -I$(BUILD)
@@ -18,7 +26,7 @@ CPPFLAGS := -Ikernel -I$(BUILD)
 KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
-.PHONY: all deps kernels kernel test demo bench clean FORCE
+.PHONY: all deps kernels kernel releases test demo bench clean FORCE
 
 all: deps
 	@$(MAKE) --no-print-directory kernels
@@ -31,12 +39,22 @@ kernels: $(BUILD)/nbh-dims
 	@for library in $(FOUND_LIBRARIES); do \
 	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
 	done
+	@# Intel MPI's mpicc finds its headers through I_MPI_ROOT (the others ignore it).
+	@for library in $(INSTALLED_LIBRARIES); do \
+	    I_MPI_ROOT=$(MPI_PREFIX)/$$library $(MAKE) --no-print-directory kernel LIBRARY=$$library \
+	        MPICC=$(MPI_PREFIX)/$$library/bin/mpicc || exit 1; \
+	done
 
-test: all
+# Installs the current releases the tests run (a missing one fails its tests).
+releases:
+	@./nbhbench install-mpi $(TEST_RELEASES) || true
+
+test: deps releases
+	@$(MAKE) --no-print-directory kernels
 	@tests/run
 
 demo: all
-	@./nbhbench demo
+	@./nbhbench demo $(LIBRARIES)
 
 bench: all
 	@bench/run

@@ -87,8 +87,11 @@ param_set_provenance_blocks <- function(archive) {
   if (nrow(p)) {
     shown <- with(p, fifelse(check == "differs", sprintf("DIFFERS in %d of %d runs", differs, checked),
                      fifelse(check == "not reported", sprintf("NOT REPORTED in %d of %d runs", not_reported, checked),
+                     fifelse(check == "set, not verifiable",
+                             sprintf("set, not verifiable (%d of %d runs; %s)", not_verifiable, checked,
+                                     fcoalesce(why, "MPI_T cannot show it")),
                      fifelse(check == "in force", sprintf("in force (%d of %d runs)", in_force, checked),
-                             "not checked"))))
+                             "not checked")))))
     blocks <- c(blocks, list(table_block(p[, .(`parameter set` = param_set, parameter = name, `value set` = value,
                                                `reported in force` = fcoalesce(reported, ""), runs, check = shown)])))
   }

@@ -4,6 +4,7 @@ Same line format as campaign.conf (`key = value`, # comments); the keys are
 documented in docs/environments.md and in the shipped files.
 """
 import dataclasses
+import fnmatch
 import os
 import pathlib
 import re
@@ -17,13 +18,14 @@ ENV_DIR = ROOT / "env"
 SCHEDULERS = ("local", "slurm")
 SINGLE = ("description", "library", "mpicc", "scheduler", "launcher", "rank_env", "param_env",
           "partition", "account", "ntasks_per_node")
-REPEATED = ("export", "launch_env", "setup", "sbatch")
+REPEATED = ("export", "launch_env", "setup", "sbatch", "env_only")
 REQUIRED = ("library", "mpicc", "scheduler", "launcher")
 # The placeholders each key may use.
 PLACEHOLDERS = {"launcher": {"nprocs", "nodes", "ppn", "root", "build"},
                 "rank_env": {"name", "value"}, "param_env": {"name"},
                 "export": {"root", "build"}, "launch_env": {"root", "build"},
-                "setup": {"root", "build"}, "mpicc": set(), "sbatch": {"nprocs", "nodes", "ppn"}}
+                "setup": {"root", "build"}, "mpicc": {"root"}, "sbatch": {"nprocs", "nodes", "ppn"},
+                "env_only": set()}
 VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 
 
@@ -45,6 +47,12 @@ class Environment:
     launch_env: list = dataclasses.field(default_factory=list)  # [(VAR, value)]
     setup: list = dataclasses.field(default_factory=list)       # shell lines
     sbatch: list = dataclasses.field(default_factory=list)      # sbatch options
+    env_only: list = dataclasses.field(default_factory=list)    # parameter name patterns MPI_T cannot see
+
+    def is_env_only(self, name):
+        """Whether library parameter NAME reaches the library only as an
+        environment variable, invisible to MPI_T (env_only patterns)."""
+        return any(fnmatch.fnmatchcase(name, pattern) for pattern in self.env_only)
 
     def kernel(self, build):
         return pathlib.Path(build) / self.library / "nbh-kernel"
@@ -95,6 +103,9 @@ def check_entry(entry):
         if entry.value not in ("yes", "no"):
             raise entry.error(f"ntasks_per_node: '{entry.value}' is not yes or no")
         return entry.value == "yes"
+    if entry.key == "env_only" and not re.fullmatch(r"[A-Za-z0-9_*?]+", entry.value):
+        raise entry.error(f"env_only: '{entry.value}' is not a parameter name or a pattern of one "
+                          "(letters, digits, _, * and ?)")
     if entry.key == "scheduler" and entry.value not in SCHEDULERS:
         raise entry.error(f"scheduler: '{entry.value}' is not one of {', '.join(SCHEDULERS)}")
     if entry.key == "library" and not re.fullmatch(r"[A-Za-z0-9_.+-]+", entry.value):
@@ -134,7 +145,7 @@ def build_info(name):
     """Lines for `nbhbench build`: library, mpicc, then the setup lines."""
     env = read_environment(name)
     places = {"root": str(ROOT), "build": os.environ.get("NBH_BUILD") or str(ROOT / "build")}
-    return [env.library, env.mpicc] + [line.format(**places) for line in env.setup]
+    return [env.library, env.mpicc.format(root=places["root"])] + [line.format(**places) for line in env.setup]
 
 
 def command(argv):

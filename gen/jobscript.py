@@ -66,8 +66,11 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
                                             for name, value in variables.items()]
     # The kernel refuses to measure unless every parameter of the set is in
     # force: a typo or a launcher that drops variables would otherwise
-    # silently measure the defaults.
-    expected = [f"--expect-cvar {shlex.quote(f'{name}={value}')}" for name, value in param_set.items()]
+    # silently measure the defaults. A parameter MPI_T cannot see (env_only)
+    # must at least be in the processes' environment.
+    expected = [f"--expect-env {shlex.quote(expand(env.param_env, name=name) + '=' + value)}"
+                if env.is_env_only(name) else f"--expect-cvar {shlex.quote(f'{name}={value}')}"
+                for name, value in param_set.items()]
     command = " ".join([shlex.join(launcher), '"$kernel"', "-i", shlex.quote(str(input_path)),
                         "-o", shlex.quote(str(prefix)), *expected])
     header = ["#!/usr/bin/env bash"]

@@ -55,22 +55,28 @@ void provenance_collect(struct provenance *p, MPI_Comm comm)
     p->hosts_json = host_layout_json(comm);
 }
 
-/* Settings mpirun passes to its own processes, not the user's. */
+/* Settings the launcher passes to its own processes, not the user's (Open
+ * MPI's mpirun, Hydra's proxies, Intel MPI's CPU description). */
 static int launcher_internal(const char *variable)
 {
     const char *internal[] = {"OMPI_MCA_orte_", "OMPI_MCA_ess", "OMPI_MCA_pmix", "OMPI_MCA_initial_wdir",
-                              "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "OMPI_MCA_mpi_oversubscribe"};
+                              "OMPI_MCA_shmem_RUNTIME_QUERY_hint", "OMPI_MCA_mpi_oversubscribe",
+                              "OMPI_MCA_PREFIXES=", "OMPI_MCA_num_procs=", "OMPI_MCA_cpu_type=",
+                              "HYDRA_BSTRAP_", "HYDRA_LAUNCH_TYPE=", "I_MPI_INFO_", "I_MPI_HYDRA_UUID="};
     for (size_t i = 0; i < sizeof(internal) / sizeof(internal[0]); i++)
         if (strncmp(variable, internal[i], strlen(internal[i])) == 0)
             return 1;
     return 0;
 }
 
-/* Library settings that came through the environment of rank 0. */
+/* Library settings that came through the environment of rank 0: every
+ * MPI-related variable (Open MPI and its runtime PRRTE/PMIx, MPICH, Intel
+ * MPI, libfabric, UCX, Hydra, preloads), the Slurm job, nbhbench's own. */
 static void environment_json(FILE *f)
 {
-    const char *prefixes[] = {"OMPI_MCA_", "MPIR_CVAR_", "MPICH_", "UCX_", "LD_PRELOAD=",
-                              "SLURM_JOB_ID=", "SLURM_JOB_NODELIST=", "NBH_"};
+    const char *prefixes[] = {"OMPI_MCA_", "PRTE_MCA_", "PMIX_MCA_", "MPIR_CVAR_", "MPICH_", "I_MPI_",
+                              "FI_", "UCX_", "HYDRA_", "LD_PRELOAD=", "SLURM_JOB_ID=", "SLURM_JOB_NODELIST=",
+                              "NBH_"};
     int first = 1;
     fputc('{', f);
     for (char **v = environ; *v; v++) {
@@ -146,6 +152,12 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
             fputs("null", f);
         fputs(", \"in_force\": ", f);
         json_string(f, p->parameters[i].in_force);
+        fputs(", \"check\": ", f);
+        json_string(f, p->parameters[i].not_verifiable ? "set, not verifiable" : "in force");
+        if (p->parameters[i].not_verifiable) {
+            fputs(", \"why\": ", f);
+            json_string(f, p->parameters[i].not_verifiable);
+        }
         fputc('}', f);
     }
     fputs(p->nparameters ? "\n  ]" : "]", f);

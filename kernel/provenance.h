@@ -30,8 +30,9 @@ struct provenance {
     const char *error;         /* what stopped the run ("stopped"), else NULL */
     int written;               /* a version exists: the next replaces it */
     struct {
-        const char *name;      /* NAME or NAME=VALUE, as given to --expect-cvar */
+        const char *name;      /* NAME or NAME=VALUE, as given to --expect-cvar/--expect-env */
         char in_force[256];
+        const char *not_verifiable;  /* why MPI_T cannot confirm it (set, not verifiable), or NULL */
     } parameters[256];
     int nparameters;
 };

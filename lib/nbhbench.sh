@@ -94,6 +94,21 @@ nbh_built_libraries() {
     done
 }
 
+# The folder of the MPI libraries `nbhbench install-mpi` installs (.mpi/NAME/).
+nbh_mpi_prefix() {
+    echo "${NBH_MPI_PREFIX:-$NBH_ROOT/.mpi}"
+}
+
+# The MPI libraries installed by `nbhbench install-mpi`, one name per line.
+nbh_installed_mpi() {
+    local marker
+    for marker in "$(nbh_mpi_prefix)"/*/.nbh-installed; do
+        [ -f "$marker" ] || continue
+        marker=${marker%/.nbh-installed}
+        echo "${marker##*/}"
+    done
+}
+
 # --- the Python side (gen/, workflow/) ---
 
 nbh_require_python() {

@@ -10,6 +10,7 @@ import sys
 import time
 
 from gen import whole_files
+from gen.envfile import read_environment
 from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
@@ -217,9 +218,13 @@ def param_set_check(info, statuses, target):
     """Whether each library parameter of a run's set was in force. The
     kernel checked it through MPI_T before measuring (--expect-cvar: it
     knows the library's enumerations and refuses to run otherwise) and
-    recorded what it found in RUN.prov.json."""
+    recorded what it found in RUN.prov.json. A parameter MPI_T cannot see
+    (the environment's env_only, or read back empty) the kernel found in the
+    processes' environment (--expect-env): verdict "set, not verifiable"."""
     findings = []
     sets = info["settings"]["param_sets"]
+    env_copy = target / "env" / info["env"]
+    param_env = read_environment(str(env_copy)).param_env if env_copy.is_file() else "{name}"
     for status in statuses:
         wanted = sets.get(status.run["param_set"], {})
         path = target / "results" / f"{status.run_id}.prov.json"
@@ -227,10 +232,14 @@ def param_set_check(info, statuses, target):
             continue
         checked = {p["name"]: p for p in json.loads(path.read_text()).get("library_parameters", [])}
         for name, value in wanted.items():
-            got = checked.get(name)
-            findings.append({"run_id": status.run_id, "param_set": status.run["param_set"], "name": name,
-                             "value": value, "reported": got["in_force"] if got else None,
-                             "verdict": "in force" if got else "not checked"})
+            # --expect-env records the variable (param_env), --expect-cvar the name.
+            got = checked.get(name) or checked.get(param_env.format(name=name))
+            finding = {"run_id": status.run_id, "param_set": status.run["param_set"], "name": name,
+                       "value": value, "reported": got["in_force"] if got else None,
+                       "verdict": got.get("check", "in force") if got else "not checked"}
+            if got and got.get("why"):
+                finding["why"] = got["why"]
+            findings.append(finding)
     return findings
 
 

@@ -110,7 +110,8 @@ synthetic_param_sets <- function(param_sets) {
 
 # archive.json's param_set_check for the runs: each parameter of a run's set
 # in force, unless `reported` (list set -> named character, parameter ->
-# the value the library reported; NA: not reported) says otherwise.
+# the value the library reported; NA: not reported; "": set, not
+# verifiable, as the kernel records an env_only parameter) says otherwise.
 synthetic_param_set_check <- function(runs, sets, reported = list()) {
   checks <- sets[nzchar(name)][runs[, .(run_id, param_set)], on = "param_set", nomatch = NULL, allow.cartesian = TRUE]
   checks[, reported := value]
@@ -118,10 +119,12 @@ synthetic_param_set_check <- function(runs, sets, reported = list()) {
   for (s in names(told)) {
     for (n in names(told[[s]])) checks[param_set == s & name == n, reported := as.character(told[[s]][[n]])]
   }
-  checks[, verdict := fifelse(is.na(reported), "not reported", fifelse(reported == value, "in force", "differs"))]
+  checks[, verdict := fifelse(is.na(reported), "not reported", fifelse(reported == "", "set, not verifiable",
+                              fifelse(reported == value, "in force", "differs")))]
   lapply(seq_len(nrow(checks)), function(i) {
     r <- as.list(checks[i, .(run_id, param_set, name, value, reported, verdict)])
     if (is.na(r$reported)) r["reported"] <- list(NULL)
+    if (r$verdict == "set, not verifiable") r$why <- "not an MPI_T variable (env_only)"
     r
   })
 }

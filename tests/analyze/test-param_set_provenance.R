@@ -22,7 +22,23 @@ test_that("every parameter in force: a table row each, no warning", {
   p <- param_set_provenance(result$archives[[1]])
   expect_equal(p, data.table(param_set = c("tuned", "tuned", "other"), name = c("coll_a", "coll_b", "coll_c"),
                              value = c("256", "true", "3"), runs = 8L, checked = 8L, in_force = 8L, differs = 0L,
-                             not_reported = 0L, reported = c("256", "true", "3"), check = "in force"))
+                             not_reported = 0L, not_verifiable = 0L, reported = c("256", "true", "3"),
+                             why = NA_character_, check = "in force"))
+})
+
+test_that("a parameter MPI_T cannot see: set, not verifiable in the report, no warning", {
+  dir <- small_sets_archive(reported = list(tuned = c(coll_b = "")))
+  w <- warnings_of(result <- analyze_archives(dir, root = nbh_root))
+  expect_length(w, 0L)
+  p <- param_set_provenance(result$archives[[1]])
+  expect_equal(p$check, c("in force", "set, not verifiable", "in force"))
+  expect_equal(p$not_verifiable, c(0L, 8L, 0L))
+  expect_equal(p$reported, c("256", NA, "3"))
+  out <- tempfile("out-")
+  write_outputs(result, list(out = out, plots = FALSE, created = "now", version = "test"), warnings = w)
+  md <- readLines(file.path(out, "report.md"))
+  expect_true(paste("| tuned | coll_b | true |  | 8 | set, not verifiable (8 of 8 runs;",
+                    "not an MPI_T variable (env_only)) |") %in% md)
 })
 
 test_that("a value that differs or is not reported: one warning each, flagged in the report", {
