@@ -16,10 +16,15 @@
 # (library, param_set, deployment, nprocs). New and baseline cells are the
 # same cell when they agree on every parameter of the key, NA matching NA
 # (a parameter that does not apply). The key is every analysis parameter,
-# except `library` and `param_set` when the new and the baseline archives
-# have no value of it in common (Open MPI 4.1 -> 5: openmpi vs openmpi5;
-# a tuned set against the default): then it is left out, and the baseline
-# must hold one value of it only, or a new cell would have several partners.
+# except
+#   library    when the new and the baseline archives have no library in
+#              common (Open MPI 4.1 -> 5: openmpi5 against openmpi);
+#   param_set  when the baseline has one parameter set (every set of the
+#              new archives against it: "did this setting make anything
+#              slower?"), or none in common with the new archives.
+# A parameter left out must have one value in the baseline, or a new cell
+# would have several partners. A baseline cell may have several new
+# partners (two new libraries, or sets, against one baseline).
 
 # The run parameters that may be left out of the key.
 REGRESSION_LOOSE <- c("library", "param_set")
@@ -32,7 +37,10 @@ regression_key <- function(new_cells, old_cells, params) {
   for (p in REGRESSION_LOOSE) {
     new_values <- unique(new_cells[[p]])
     old_values <- unique(old_cells[[p]])
-    if (length(intersect(new_values, old_values))) next
+    shared <- length(intersect(new_values, old_values)) > 0L
+    # A baseline's one parameter set stands for all; kept where that changes nothing.
+    one_set <- p == "param_set" && length(old_values) == 1L && !all(new_values %in% old_values)
+    if (shared && !one_set) next
     if (length(old_values) > 1L) {
       input_error("--baseline: the baseline has ", p, " ", format_list(old_values, 4L), " and the new archives ",
                   format_list(new_values, 4L), "; with no ", p, " in common the baseline must have one ",
@@ -54,11 +62,6 @@ match_regression_cells <- function(new_cells, old_cells, key) {
   if (length(dup)) {
     input_error("--baseline: cell ", describe_cell(new_cells, dup[1], key), " matches ",
                 sum(pairs$new_cell == dup[1]), " baseline cells; give one archive per library and parameter set")
-  }
-  dup <- pairs$old_cell[duplicated(pairs$old_cell)]
-  if (length(dup)) {
-    input_error("--baseline: baseline cell ", describe_cell(old_cells, dup[1], key), " matches ",
-                sum(pairs$old_cell == dup[1]), " new cells; analyze each library or parameter set on its own")
   }
   setorder(pairs, new_cell)
   list(pairs = pairs, new_only = setdiff(new_cells$cell, pairs$new_cell),

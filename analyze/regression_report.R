@@ -26,10 +26,13 @@ regression_blocks <- function(regression, plots, params, settings) {
   count <- function(v) sum(t$verdict == v)
   names_of <- function(archives) paste0("`", vapply(archives, `[[`, "", "name"), "`", collapse = ", ")
   left_out <- if (length(regression$left_out)) {
-    sprintf("%s left out of the key (the two sides have no value of it in common)",
-            paste0("`", regression$left_out, "`", collapse = " and "))
+    one <- vapply(regression$left_out, function(p) {
+      values <- unique(na.omit(t[[paste0(p, "_baseline")]]))
+      sprintf("`%s` (every new cell against the baseline's one %s, `%s`)", p, p, paste(values, collapse = ", "))
+    }, "")
+    paste("but", paste(one, collapse = " and "))
   } else {
-    "nothing left out"
+    "(nothing left out)"
   }
   blocks <- list(
     heading("Release regression"),
@@ -38,7 +41,7 @@ regression_blocks <- function(regression, plots, params, settings) {
                             "violated (ratio median(new)/median(baseline) >= %s and p <= %s, one-sided Wilcoxon",
                             "rank-sum test of the run medians) is **slower**; `baseline <= new` violated is **faster**"),
                       format(regression$v_thres), format(regression$p_thres)),
-              paste0("cells matched on every analysis parameter, ", left_out),
+              paste("cells matched on every analysis parameter", left_out),
               sprintf("ratio intervals: %s%% bootstrap over runs; p-values: %s", format(100 * regression$ci_level),
                       if (identical(regression$adjust, "none")) "not adjusted" else
                         paste("adjusted over the tested cells (--adjust", regression$adjust, ")")))),

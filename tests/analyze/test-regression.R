@@ -19,6 +19,13 @@ test_that("the key keeps library and param_set when the sides share a value, els
   # Several new libraries against one baseline library: each is compared with it.
   expect_equal(regression_key(cells_with(c("openmpi5", "mpich5")), cells_with("openmpi"), PARAMS)$left_out,
                "library")
+  # A baseline's one parameter set stands for every new set; where the new
+  # archives have that set only, nothing changes and it stays in the key.
+  expect_equal(regression_key(cells_with("openmpi", c("default", "tuned")), cells_with("openmpi"), PARAMS)$left_out,
+               "param_set")
+  expect_equal(regression_key(cells_with("openmpi"), cells_with("openmpi"), PARAMS)$left_out, character())
+  expect_equal(regression_key(cells_with("openmpi", c("default", "tuned")), cells_with("openmpi", c("default", "x")),
+                              PARAMS)$left_out, character())
   # A shared library keeps the key, whatever else either side has.
   expect_equal(regression_key(cells_with(c("openmpi", "mpich")), cells_with(c("openmpi", "mpich5")),
                               PARAMS)$left_out, character())
@@ -42,6 +49,17 @@ test_that("cells match on the key, NA matching NA; the rest is listed per side",
   expect_equal(both$new_msize, both$old_msize)
   expect_equal(new$msize[m$new_only], c(4096L, 4096L))
   expect_equal(old$order[m$old_only], c("RAND", "RAND"))
+})
+
+test_that("two new parameter sets against the baseline's one: a baseline cell has two partners", {
+  new <- cells_with("openmpi", c("default", "tuned"))
+  old <- cells_with("openmpi")
+  key <- regression_key(new, old, PARAMS)
+  m <- match_regression_cells(new, old, key$key)
+  expect_equal(nrow(m$pairs), 8L)
+  expect_equal(sort(m$pairs$new_cell), 1:8)
+  expect_equal(as.vector(table(m$pairs$old_cell)), rep(2L, 4L))
+  expect_true(all(new$order[m$pairs$new_cell] %in% old$order[m$pairs$old_cell] | is.na(new$order[m$pairs$new_cell])))
 })
 
 test_that("across libraries, the cells match without the library", {

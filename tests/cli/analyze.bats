@@ -274,9 +274,21 @@ regression_ids() {
     run nbhbench analyze "$ARCHIVES/clean" --baseline "$ARCHIVES/mpich" --out "$OUT" --no-plots
     [ "$status" -eq 0 ] || { echo "$output"; return 1; }
     [[ $output == *"0 of 96 matched cells slower"* ]]
-    grep -q '`library` left out of the key' "$OUT/report.md"
+    grep -q 'cells matched on every analysis parameter but `library` (every new cell against the baseline.s one library, `mpich`)' "$OUT/report.md"
     [ "$(cut -d, -f1,16 "$OUT/regressions.csv" | sort -u | grep -vc '^library,')" -eq 1 ]
     grep -q '^openmpi,default,.*,mpich,default,' "$OUT/regressions.csv"
+}
+
+@test "--baseline across parameter sets: every set of the new archive against the baseline's one" {
+    run nbhbench analyze "$ARCHIVES/tuning" --baseline "$ARCHIVES/clean" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [[ $output == *" of 192 matched cells slower"* ]]
+    grep -q 'but `param_set` (every new cell against the baseline.s one param_set, `default`)' "$OUT/report.md"
+    [ "$(cut -d, -f2,17 "$OUT/regressions.csv" | sort -u | tr '\n' ' ')" = "default,default param_set,param_set_baseline tuned,default " ]
+    # The planted cells are slower under both sets, and nothing else.
+    planted=$(tail -n +2 "$ARCHIVES/tuning/planted.csv" | cut -d, -f1 | sort -n)
+    [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/tuning/experiments.csv" | uniq -c | awk '{print $1}' | sort -u)" = 2 ]
+    [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/tuning/experiments.csv" | uniq)" = "$planted" ]
 }
 
 @test "--baseline bad input: no archive, no directory, another campaign, the same archive: one line, exit 2" {
