@@ -85,8 +85,8 @@ OUT := $(BUILD)/$(LIBRARY)
 OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
-kernel: $(OUT)/nbh-kernel $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests $(OUT)/libnbh-slowdown.so \
-        $(OUT)/libnbh-reorder.so
+kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -97,6 +97,12 @@ $(OUT)/nbh-kernel: $(OBJECTS)
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $^ -lm -o $@
+
+# Which operations this build can run (persistent collectives depend on the
+# library): what `nbhbench generate` reads. The kernel answers without MPI_Init.
+$(OUT)/operations.csv: $(OUT)/nbh-kernel
+	@echo "  GEN $@"
+	@$< --operations > $@.tmp && mv $@.tmp $@
 
 $(OUT)/nbh-mpi-dims: kernel/tools/mpi_dims.c
 	@mkdir -p $(@D)

@@ -5,8 +5,9 @@
 # run medians, assess every guideline (runs and guidelines in parallel
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
-# (compare_param_sets). Returns everything the tables, plots and report
-# are made of.
+# (compare_param_sets). Where the busy work was measured, its run medians
+# (reduce_work) feed computed sides (GL16) and the overlap table. Returns
+# everything the tables, plots and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
@@ -23,7 +24,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
   }
   if (is.null(assess)) assess <- default_assessment(archives)
-  guidelines <- parse_assessment(assess, registry$guidelines$id)
+  guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
@@ -36,12 +37,20 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
+  work <- reduce_work(archives, frame, medians)
+  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
   # The guidelines, and the bootstrap spread of every cell's run medians
   # (for the ratio intervals), side by side in the workers.
   jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
     if (k == 0L) return(log_median_spread(medians))
-    assess_guideline(guidelines[[k]], frame$cells, medians, params$name, p_thres, v_thres,
-                     pairs = pairs[[k]])[, guideline := k]
+    g <- guidelines[[k]]
+    tests <- if (is.null(g$computed)) {
+      assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
+    } else {
+      assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
+                                pairs = pairs[[k]])
+    }
+    tests[, guideline := k]
   })
   tests <- rbindlist(jobs[seq_along(guidelines)])
   setcolorder(tests, "guideline")
@@ -49,7 +58,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
-       guidelines = guidelines, assessment_file = assess, medians = medians, tests = tests,
+       guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
+       overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected)
 }

@@ -4,10 +4,13 @@
 # parameters the side fixes (an item without `=` is a level of the set's
 # guideline parameter). relation is "<=" (a must not be slower than b) or
 # "~" (alike: tested in both directions). A chain `a <= b <= c` is the
-# guidelines `a <= b` and `b <= c`. Names and levels are checked against
-# the archives later (check_assessment).
+# guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` is
+# computed per run (computed_sides.R). A set may set its guidelines' ratio
+# threshold (`v_thres = 1.2`). Names and levels are checked against the
+# archives later (check_assessment).
 
 RELATIONS <- c("<=" = "<=", "\u2aaf" = "<=", "~" = "~", "\u2248" = "~")
+SET_SETTINGS <- c("parameter", "varied", "v_thres")
 
 parse_assessment <- function(file, tags = character()) {
   if (!file.exists(file)) input_error("assessment ", file, " does not exist")
@@ -45,8 +48,13 @@ parse_assessment <- function(file, tags = character()) {
     if (!grepl(relation_pattern, line, perl = TRUE)) {
       kv <- regmatches(line, regexec("^([A-Za-z_]+)\\s*=\\s*(\\S+)$", line))[[1]]
       if (!length(kv)) input_error(where(i), ": '", line, "' is neither 'parameter = NAME', 'varied = NAME' nor a guideline")
-      if (!kv[2] %in% c("parameter", "varied")) input_error(where(i), ": unknown setting '", kv[2], "' (parameter, varied)")
+      if (!kv[2] %in% SET_SETTINGS) input_error(where(i), ": unknown setting '", kv[2], "' (", paste(SET_SETTINGS, collapse = ", "), ")")
       if (!is.null(set[[kv[2]]])) input_error(where(i), ": '", kv[2], "' given twice in set [", set$name, "]")
+      if (kv[2] == "v_thres") {
+        v <- suppressWarnings(as.numeric(kv[3]))
+        if (is.na(v) || v <= 0) input_error(where(i), ": v_thres: '", kv[3], "' is not a positive ratio (e.g. 1.10)")
+        kv[3] <- v
+      }
       set[[kv[2]]] <- kv[3]
       next
     }
@@ -85,8 +93,10 @@ finish_guidelines <- function(pending, set) {
     g$set <- set$name
     g$parameter <- set$parameter
     g$varied <- set$varied
+    if (!is.null(set$v_thres)) g$v_thres <- as.numeric(set$v_thres)
+    g <- with_computed_side(g)
     g$a <- parse_side(g$a_text, set$parameter, g$where)
-    g$b <- parse_side(g$b_text, set$parameter, g$where)
+    if (is.null(g$computed)) g$b <- parse_side(g$b_text, set$parameter, g$where)
     g
   })
 }

@@ -49,7 +49,8 @@ read_table <- function(file, required) {
 
 read_experiments <- function(file, registry) {
   params <- registry$parameters[name != "seed"]
-  x <- read_table(file, params$name)
+  x <- read_table(file, setdiff(params$name, LATER_PARAMETERS))
+  for (p in setdiff(params$name, names(x))) set(x, j = p, value = NA_character_)
   extra <- setdiff(names(x), params$name)
   if (length(extra)) {
     nbh_warning(file, ": column(s) ", format_list(extra), " are not parameters of registry/parameters.csv; ignored")

@@ -6,6 +6,10 @@
 RUN_PARAMETERS <- c("library", "param_set", "deployment", "nprocs")
 # Columns of experiments.csv that are not parameters of the analysis.
 NOT_ANALYSED <- c("id", "nrep", "seed")
+# Parameters added after archives were made: an experiments.csv without
+# the column is read as if the parameter did not apply (NA), so that such
+# an archive is analysed exactly as before.
+LATER_PARAMETERS <- c("work_factor")
 
 read_registry <- function(root) {
   read <- function(name) {

@@ -5,6 +5,20 @@
 
 REPORT_ROWS <- 50L   # the longest table of the report; the CSV files have all rows
 
+# The guidelines with their own ratio threshold (registry or assessment
+# set), e.g. "own ratio thresholds: GL16 (20 guidelines) v >= 1.1"; NULL if
+# none has one.
+own_threshold_text <- function(guidelines) {
+  own <- Filter(function(g) !is.null(g$v_thres), guidelines)
+  if (!length(own)) return(NULL)
+  x <- rbindlist(lapply(own, function(g) data.table(who = fcoalesce(g$tag, g$text), v = g$v_thres)))
+  x <- x[, .N, by = .(who, v)]
+  text <- sprintf("%s%s v >= %s", x$who, ifelse(x$N > 1L, sprintf(" (%d guidelines)", x$N), ""), format(x$v))
+  paste0("own ratio thresholds: ", format_list(text, 4L),
+         if (any(vapply(own, function(g) !is.null(g$computed), TRUE)))
+           "; `max(SIDE; work)`: per run, the larger of SIDE's run median and that of the busy work measured on the left side")
+}
+
 # "GL4: a <= b" (or "a <= b" without a tag).
 tagged <- function(tag, guideline) paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)
 
@@ -229,6 +243,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
               paste0("assessment: `", result$assessment_file, "`"),
               sprintf("violated iff ratio v >= %s and p <= %s (one-sided Wilcoxon rank-sum test of the run medians)",
                       format(result$v_thres), format(result$p_thres)),
+              own_threshold_text(result$guidelines),
               if (several_sets) paste0("parameter sets: ", paste0("`", result$param_sets, "`", collapse = ", "),
                                        "; reference: `", result$reference_set, "`"),
               trust_settings_text(result),
@@ -256,7 +271,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     blocks <- c(blocks, list(paragraph("None.")))
   }
   blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
-              plot_blocks(result, plots, settings))
+              overlap_blocks(result, plots$overlap, settings), plot_blocks(result, plots, settings))
   blocks <- c(blocks, list(heading("Provenance")), unlist(lapply(result$archives, provenance_blocks), recursive = FALSE))
   c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))
 }

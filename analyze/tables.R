@@ -11,7 +11,8 @@ test_table <- function(result) {
   params <- result$params$name
   g <- rbindlist(lapply(result$guidelines, function(x) {
     data.table(set = x$set, tag = x$tag, text = x$text, relation = x$relation,
-               parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text)
+               parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text,
+               computed = !is.null(x$computed), v_thres = x$v_thres %||% NA_real_)
   }))[, guideline := .I]
   out <- g[tests, on = "guideline"]
   a <- cells[tests$a_cell]
@@ -31,6 +32,8 @@ test_table <- function(result) {
   b_params <- join_pieces(b_pieces, nrow(tests))
   out[, `:=`(a_params = a_params, b_params = b_params,
              median_a_us = median_a * 1e6, median_b_us = median_b * 1e6)]
+  # A computed side (computed_sides.R): b_cell is the partner inside max().
+  out[computed == TRUE, b_params := sprintf("max(%s; work)", b_params)]
   setnames(out, c("guideline", "text"), c("guideline_no", "guideline"))
   setcolorder(out, c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params",
                      "b_params", "runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "p_value",

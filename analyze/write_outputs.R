@@ -1,6 +1,7 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# plots/ (PNG and PDF) and report.md / report.html; with --baseline also
+# overlap.csv and overlap_sets.csv (where busy work was measured), plots/
+# (PNG and PDF) and report.md / report.html; with --baseline also
 # regressions.csv and its plots (analyze/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
@@ -28,7 +29,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- data.table()
   settings$left_out <- 0L
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
@@ -39,7 +40,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     groups <- head(groups, limit)
     setorder(groups, guideline_no, group)
     overview <- render_plots(overview_data(tt, groups, params), overview_plot, dir)
-    chosen <- head(vt[order(-ratio)], limit)
+    # A computed side (GL16) has no raw times of its own to box.
+    chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
     setorder(chosen, guideline_no, group, test)
     focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
     calls <- head(calls, limit)
@@ -50,6 +52,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     }
     if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
+    overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
+                                  overlap_plot, dir, height = 6)
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
@@ -58,9 +62,14 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(tuning$heal, file.path(dir, "heal.csv"))
   write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
   write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  if (nrow(result$overlap)) {
+    write_csv(result$overlap[, !c("cell", "pure_cell")], file.path(dir, "overlap.csv"))
+    sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
+    if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
+  }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
-  plots <- list(overview = overview, focus = focus, closest = close_plots)
+  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

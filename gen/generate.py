@@ -5,13 +5,15 @@ import sys
 import numpy as np
 
 from gen import power, registry, runs as runplan
+from gen.availability import runnable
 from gen.cli import Parser, main
 from gen.envfile import find as find_env, known_names, read_environment
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.experiments import check_deployments, complete_all, load_design, select_levels, with_nrep
 from gen.jobscript import attempt_job_script
-from gen.settings import apply_overrides, format_time_limit, parse_overrides, read_settings
+from gen.settings import (apply_overrides, format_time_limit, parse_overrides, read_settings,
+                          sets_for_library)
 from gen.workspace import (ROOT, Workspace, build_root, campaign_source, git_state, now_utc,
                            replace_directory, stage_workspace, write_csv)
 
@@ -39,7 +41,7 @@ def param_set_rows(param_sets):
     return rows
 
 
-def write_workspace(staged, *, source, settings, env, overrides, rows, runs, name):
+def write_workspace(staged, *, source, settings, env, overrides, rows, runs, name, left_out=None):
     reg = registry.load()
     workspace = Workspace(staged)
     final = Workspace(staged.parent / name)  # job scripts name the paths the workspace will have
@@ -51,7 +53,7 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
             "build": str(build), "settings": settings.as_json(), "set": overrides.given,
             "launch_env": [list(v) for v in overrides.launch_env],
             "levels": {k: list(v) for k, v in overrides.levels.items()},
-            "experiments": len(rows), "runs": len(runs), "generated": now_utc(),
+            "experiments": len(rows), "runs": len(runs), "left_out": left_out or {}, "generated": now_utc(),
             "git_commit": git_state(), "numpy": np.__version__}
     write_csv(staged / "experiments.csv", columns, rows)
     write_csv(staged / "param_sets.csv", ["param_set", "name", "value"], param_set_rows(settings.param_sets))
@@ -70,6 +72,25 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     whole_files.write_json(staged / "campaign.json", info)
 
 
+def leave_out(settings, env, rows, sets_chosen):
+    """What env cannot run, left out visibly: experiments whose operation its
+    kernel lacks (gen.availability), parameter sets for another library.
+    Says so on stderr; returns the record for campaign.json, with the rows
+    that stay under "rows"."""
+    rows, operations = runnable(rows, env, build_root())
+    sets = sets_for_library(settings, env.library, sets_chosen)
+    if operations:
+        print(f"nbhbench: generate: environment {env.name} ({env.library}) cannot run "
+              f"{', '.join(operations['operations'])}: {operations['reason']}; "
+              f"left out {plural(operations['experiments'], 'experiment')}", file=sys.stderr)
+    if sets:
+        print(f"nbhbench: generate: parameter set{'s' if len(sets) > 1 else ''} {', '.join(sets)} "
+              f"{'are' if len(sets) > 1 else 'is'} for another library than {env.library} "
+              f"({', '.join(sorted({settings.param_set_library[s] for s in sets}))}); left out", file=sys.stderr)
+    record = dict(operations, **({"param_sets": sets} if sets else {}))
+    return dict(record, rows=rows)
+
+
 def plural(count, word):
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -84,13 +105,15 @@ def generate(argument, env_option=None, set_items=()):
     rows = complete_all(load_design(design, settings.experiments_time_limit,
                                     settings.sources.get("experiments_time_limit", "")), design)
     rows = select_levels(rows, overrides.levels)
+    left_out = leave_out(settings, env, rows, bool(overrides.param_sets))
+    rows = left_out.pop("rows")
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = with_nrep(rows, settings.nrep)
     runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
     target, staged, replaced = stage_workspace(source.name)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
-                        rows=rows, runs=runs, name=source.name)
+                        rows=rows, runs=runs, name=source.name, left_out=left_out)
         replace_directory(target, staged)
     except FileError as e:
         kept = "was left as it was" if target.exists() else "was not made"

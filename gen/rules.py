@@ -136,13 +136,17 @@ def complete(reg, raw):
 
 
 def check_relations(reg, row):
-    """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size."""
+    """Rules between parameters: nfin <= ndim, msize a multiple of the datatype size,
+    busy work given in microseconds or as a factor, not both."""
     if row["ndim"] is not None and not 0 <= row["nfin"] <= row["ndim"]:
         raise RowError("nfin", f"nfin {row['nfin']} is outside 0..ndim ({row['ndim']})")
     if row["msize"] is not None:
         size = int(reg.datatypes[row["datatype"]]["size"])
         if row["msize"] % size:
             raise RowError("msize", f"{row['msize']} is not a multiple of the {row['datatype']} size ({size} bytes)")
+    if (row.get("work_us") or 0) > 0 and (row.get("work_factor") or 0) > 0:
+        raise RowError("work_factor", f"work_factor {row['work_factor']} given with work_us {row['work_us']}: "
+                       "give the busy work in microseconds or as a factor, not both")
 
 
 def manhattan_ball(ndim, radius):

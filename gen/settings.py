@@ -12,6 +12,10 @@
     [param_set intermediate256]                         a library parameter set (optional, repeatable)
     coll_tuned_use_dynamic_rules = true
     coll_tuned_alltoall_intermediate_msg = 256
+
+    [param_set async_progress]
+    library = mpich                                     only for environments of this library
+    MPIR_CVAR_ASYNC_PROGRESS = 1
 """
 import dataclasses
 import re
@@ -148,6 +152,7 @@ class Settings:
     experiments_time_limit: int = dataclasses.field(
         default_factory=lambda: registry.load().bounds["experiments_time_limit"].default)
     param_sets: dict = dataclasses.field(default_factory=dict)  # name -> {parameter: value}
+    param_set_library: dict = dataclasses.field(default_factory=dict)  # name -> the only library it is for
     sources: dict = dataclasses.field(default_factory=dict)     # setting -> where it was given
 
     def as_json(self):
@@ -156,7 +161,8 @@ class Settings:
                 "nrun": self.nrun, "nrep": self.nrep,
                 "time_limit": format_time_limit(self.time_limit), "seed": self.seed,
                 "env": self.env, "experiments_time_limit": self.experiments_time_limit,
-                "param_sets": self.param_sets, "sources": self.sources}
+                "param_sets": self.param_sets, "param_set_library": self.param_set_library,
+                "sources": self.sources}
 
 
 def apply_setting(settings, key, text, where):
@@ -174,6 +180,9 @@ def read_settings(path):
     for entry in read_entries(path):
         if entry.key == "":
             current = start_section(entry, sections)
+            continue
+        if current is not None and entry.key == "library":
+            settings.param_set_library[entry.section.partition(" ")[2]] = library_of_set(entry)
             continue
         if current is not None:
             add_parameter(entry, current)
@@ -205,6 +214,14 @@ def start_section(entry: Entry, sections):
         raise entry.error(f"parameter set {name} is defined twice (first on line {sections[name][1]})")
     sections[name] = ({}, entry.line)
     return sections[name][0]
+
+
+def library_of_set(entry: Entry):
+    """`library = NAME` in a [param_set]: the set is for that library's environments only."""
+    if not re.fullmatch(r"[A-Za-z0-9_.+-]+", entry.value):
+        raise entry.error(f"library: '{entry.value}' is not a library name (an environment's library, "
+                          "e.g. openmpi or mpich)")
+    return entry.value
 
 
 def add_parameter(entry: Entry, values):
@@ -300,3 +317,18 @@ def check_run_count(settings):
                           for key in ("deployments", "param_sets", "nrun"))
         raise NbhError(f"{len(settings.deployments)} deployments x {len(settings.param_sets)} parameter sets x "
                        f"nrun {settings.nrun} ({where}): {problem}")
+
+
+def sets_for_library(settings, library, chosen_by_set=False):
+    """SETTINGS keeping the parameter sets meant for LIBRARY (all without
+    `library = ...`); returns the names of those left out. A set chosen
+    with --set param_set for another library is an error."""
+    other = [n for n in settings.param_sets if settings.param_set_library.get(n, library) != library]
+    if other and chosen_by_set:
+        raise NbhError(f"--set param_set: parameter set {other[0]} is for "
+                       f"{settings.param_set_library[other[0]]}, not {library}")
+    if other and len(other) == len(settings.param_sets):
+        raise NbhError(f"every parameter set of the campaign is for another library than {library} "
+                       f"({', '.join(f'{n}: {settings.param_set_library[n]}' for n in other)})")
+    settings.param_sets = {n: v for n, v in settings.param_sets.items() if n not in other}
+    return other

@@ -27,7 +27,9 @@ struct operation_info {
     const char *pattern;  /* allgather, alltoall, "" for create */
     const char *variant;  /* "", v, w */
     int blocking;
+    int persistent;       /* MPI-4 persistent: _init once, then MPI_Start + MPI_Wait */
     int moves_data;
+    int work_reference;   /* enum operation: whose time without work work_factor multiplies */
 };
 
 struct topology_info {

@@ -23,6 +23,7 @@ struct experiment {
     long msize;     /* bytes per neighbor block; 0 where no data moves */
     long nrep;
     double work_us;
+    double work_factor;  /* work as a multiple of the work_reference's time; 0: work_us */
     uint64_t seed;  /* run seed; each process derives its own */
     int line;       /* line in the input file, for messages */
 };

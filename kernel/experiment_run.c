@@ -13,6 +13,7 @@
 #include "setups/setup.h"
 #include "timing_loop.h"
 #include "validation.h"
+#include "work_factor.h"
 
 /* Whether the library must report the lists in the order they were given:
  * Cart_create and Dist_graph_create_adjacent fix it; Dist_graph_create
@@ -107,20 +108,34 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     if (settings->dump_lists)
         dump_lists(&ctx, comm_rank, out);
 
+    struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1};
+    if (e->work_factor > 0) {
+        struct work_plan plan;
+        work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
+        ctx.work = plan.steps;
+        prep.reference_seconds = plan.reference_seconds;
+        prep.reference_id = plan.reference_id;
+        prep.work_us = plan.work_us;
+    }
+
     const struct setup *s = setup_for(e->op);
+    ctx.init_seconds = -1;
     s->prepare(&ctx);
     if (check) {
         findings_track_slots(check, &ctx);
         validation_fill(&ctx);
     }
-    double *seconds = malloc(sizeof(double) * (size_t)e->nrep);
-    double *slowest = malloc(sizeof(double) * (size_t)e->nrep);
-    timing_loop(&ctx, s, check, seconds);
+    size_t n = (size_t)e->nrep;
+    double *seconds = malloc(sizeof(double) * 4 * n), *work = seconds + n;
+    double *slowest = seconds + 2 * n, *slowest_work = seconds + 3 * n;
+    timing_loop(&ctx, s, check, e->nrep, seconds, work);
     s->release(&ctx);
 
     int base_rank;
     MPI_Comm_rank(ctx.base, &base_rank);
-    MPI_Reduce(seconds, slowest, (int)e->nrep, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    MPI_Reduce(seconds, slowest, 2 * (int)e->nrep, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    double init_slowest;
+    MPI_Reduce(&ctx.init_seconds, &init_slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     *findings_total = 0;
     if (check) {
         *findings_total = findings_report(check, ctx.base, &out->findings, e);
@@ -132,12 +147,14 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     if (base_rank == 0) {
         if (e->order == ORDER_RAND)
             output_seeds(out, e, ctx.nprocs);
-        output_results(out, e, slowest);
+        output_results(out, e, slowest, slowest_work);
+        prep.init_seconds = init_slowest;
+        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0)
+            output_preparation(out, e, &prep);
         status = output_end_experiment(out);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
     free(seconds);
-    free(slowest);
     close_topology(&ctx);
     return status;
 }

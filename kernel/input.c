@@ -95,6 +95,13 @@ static int is_blank_or_comment(const char *line)
     return *line == '\0' || *line == '#';
 }
 
+/* work_factor came after the first inputs were written: a header without
+ * it means no work factor. Every other parameter must be named. */
+static int may_be_absent(int k)
+{
+    return k == PARAMETER_work_factor;
+}
+
 static int parse_header(struct parser *p, char **fields, int n, char header[][64])
 {
     if (n > MAX_FIELDS)
@@ -114,7 +121,7 @@ static int parse_header(struct parser *p, char **fields, int n, char header[][64
     }
     p->nfields = n;
     for (int k = 0; k < N_PARAMETERS; k++)
-        if (p->column_of[k] < 0)
+        if (p->column_of[k] < 0 && !may_be_absent(k))
             return fail(p, parameter_table[k].name, "missing from the header");
     return 0;
 }
@@ -198,7 +205,7 @@ static int parse_word(struct parser *p, const char *column, const char *what, co
     return 1;
 }
 
-#define CELL(name) (fields[p->column_of[PARAMETER_##name]])
+#define CELL(name) (p->column_of[PARAMETER_##name] >= 0 ? fields[p->column_of[PARAMETER_##name]] : "")
 #define TRY(x)          \
     do {                \
         if ((x) < 0)    \
@@ -260,6 +267,10 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
                                sizeof(topology_table[0]), CELL(topology), &topology),
                  "topology", "on every line"));
     e->op = op, e->topology = topology;
+    const char *unavailable = setup_unavailable(e->op);
+    if (unavailable)
+        return fail(p, "op", "%s: %s; leave it out (nbhbench generate does)", operation_table[op].name,
+                    unavailable);
     const struct topology_info *t = &topology_table[topology];
     const struct operation_info *o = &operation_table[op];
     char why[128];
@@ -336,11 +347,16 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
         if (e->msize / size > 2147483647L)
             return fail(p, "msize", "%ld bytes is more elements than an MPI count holds", e->msize);
         TRY(parse_number(p, PARAMETER_work_us, CELL(work_us), &e->work_us));
+        TRY(parse_number(p, PARAMETER_work_factor, CELL(work_factor), &e->work_factor));
+        if (e->work_us > 0 && e->work_factor > 0)
+            return fail(p, "work_factor", "%s given with work_us %s: give the busy work in microseconds or "
+                        "as a factor, not both", CELL(work_factor), CELL(work_us));
     } else {
         e->datatype = DATATYPE_byte;
         TRY(must_be_empty(p, "datatype", CELL(datatype), why));
         TRY(must_be_empty(p, "msize", CELL(msize), why));
         TRY(must_be_empty(p, "work_us", CELL(work_us), why));
+        TRY(must_be_empty(p, "work_factor", CELL(work_factor), why));
     }
 
     TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), LONG_MAX, &e->nrep),

@@ -9,7 +9,8 @@
 #include "seeds.h"
 
 static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv", ".findings.csv",
-                                       ".seeds.csv", ".lists.csv", ".reorder.csv"};
+                                       ".seeds.csv", ".lists.csv", ".reorder.csv",
+                                       ".preparation.csv"};
 
 void output_path(const char *prefix, const char *suffix, char *out, size_t size)
 {
@@ -36,7 +37,7 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
 {
     memset(o, 0, sizeof(*o));
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
-    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = o->reorder.fd = -1;
+    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = o->reorder.fd = o->preparation.fd = -1;
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
         char path[4200];
         output_path(prefix, suffixes[i], path, sizeof(path));
@@ -47,7 +48,7 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
             return -1;
         }
     }
-    if (open_table(o, &o->results, 1, ".results.csv", "id,rep,seconds\n") != 0 ||
+    if (open_table(o, &o->results, 1, ".results.csv", "id,rep,seconds,work_seconds\n") != 0 ||
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
@@ -58,12 +59,14 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
     return 0;
 }
 
-void output_results(struct output *o, const struct experiment *e, const double *seconds)
+void output_results(struct output *o, const struct experiment *e, const double *seconds,
+                   const double *work_seconds)
 {
-    size_t capacity = (size_t)e->nrep * 48 + 1, used = 0;
+    size_t capacity = (size_t)e->nrep * 72 + 1, used = 0;
     char *text = malloc(capacity);
     for (long i = 0; i < e->nrep; i++)
-        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e\n", e->id, i, seconds[i]);
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e\n", e->id, i, seconds[i],
+                                 work_seconds[i]);
     table_append(&o->results, text, used);
     free(text);
 }
@@ -82,17 +85,17 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
 
 int output_end_experiment(struct output *o)
 {
-    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder};
+    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder, &o->preparation};
     int failed = 0;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < 6; i++)
         failed |= table_failed(tables[i]);
     if (!failed) {
-        for (int i = 0; i < 5; i++)
+        for (int i = 0; i < 6; i++)
             table_commit(tables[i]);
         return 0;
     }
     int first = 0;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < 6; i++) {
         char message[sizeof(o->error)];
         int err = table_rollback(tables[i], message, sizeof(message));
         if (err && !first) {
@@ -111,22 +114,65 @@ void output_discard(struct output *o)
     table_discard(&o->seeds);
     table_discard(&o->lists);
     table_discard(&o->reorder);
+    table_discard(&o->preparation);
+}
+
+/* A value, or an empty cell for one that was not measured. */
+static void cell(FILE *f, double value, const char *format)
+{
+    fputc(',', f);
+    if (value >= 0)
+        fprintf(f, format, value);
+}
+
+/* Creates the lazily made table T (PREFIX+suffix) at its first row; 0, or -1
+ * with the reason on stderr (the experiment's other tables go on). */
+static int create_side_table(struct output *o, struct table *t, const char *suffix, const char *header)
+{
+    if (t->fd >= 0)
+        return 0;
+    char path[4200], error[4400];
+    output_path(o->prefix, suffix, path, sizeof(path));
+    if (table_create(t, path, header, error, sizeof(error)) != 0) {
+        t->fd = -1;
+        fprintf(stderr, "nbh-kernel: %s\n", error);
+        return -1;
+    }
+    return 0;
 }
 
 void output_reorder(struct output *o, const struct experiment *e, int ranks_changed)
 {
-    if (o->reorder.fd < 0) {
-        char path[4200], error[4400];
-        output_path(o->prefix, ".reorder.csv", path, sizeof(path));
-        if (table_create(&o->reorder, path, "id,ranks_changed\n", error, sizeof(error)) != 0) {
-            o->reorder.fd = -1;
-            fprintf(stderr, "nbh-kernel: %s\n", error);
-            return;
-        }
-    }
+    if (create_side_table(o, &o->reorder, ".reorder.csv", "id,ranks_changed\n") != 0)
+        return;
     char row[64];
     int length = snprintf(row, sizeof(row), "%ld,%d\n", e->id, ranks_changed);
     table_append(&o->reorder, row, (size_t)length);
+}
+
+void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p)
+{
+    if (create_side_table(o, &o->preparation, ".preparation.csv",
+                          "id,op,init_seconds,work_reference,work_reference_seconds,"
+                          "work_reference_id,work_factor,work_us\n") != 0)
+        return;
+    char *text = NULL;
+    size_t size = 0;
+    FILE *row = open_memstream(&text, &size);
+    const struct operation_info *op = &operation_table[e->op];
+    fprintf(row, "%ld,%s", e->id, op->name);
+    cell(row, p->init_seconds, "%.9e");
+    fprintf(row, ",%s", p->reference_seconds >= 0 ? operation_table[op->work_reference].name : "");
+    cell(row, p->reference_seconds, "%.9e");
+    fputc(',', row);
+    if (p->reference_seconds >= 0)
+        fprintf(row, "%ld", p->reference_id);
+    cell(row, p->reference_seconds >= 0 ? e->work_factor : -1, "%g");
+    cell(row, p->work_us, "%.3f");
+    fputc('\n', row);
+    fclose(row);
+    table_append(&o->preparation, text, size);
+    free(text);
 }
 
 void output_close(struct output *o)
@@ -136,4 +182,5 @@ void output_close(struct output *o)
     table_close(&o->seeds);
     table_close(&o->lists);
     table_close(&o->reorder);
+    table_close(&o->preparation);
 }

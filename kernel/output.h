@@ -1,5 +1,9 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
- *   PREFIX.results.csv   id,rep,seconds: nrep rows per experiment
+ *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
+ *                        experiment
+ *   PREFIX.preparation.csv  per experiment with a persistent operation or a
+ *                        work_factor: the _init time, the work_reference's
+ *                        time and the work it gave
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
@@ -25,15 +29,28 @@ struct output {
     struct table seeds;      /* fd -1 unless the input has RAND experiments */
     struct table lists;      /* fd -1 unless dumping lists */
     struct table reorder;    /* created at the first reorder = 1 experiment */
+    struct table preparation; /* created at the first experiment that has one */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
+};
+
+/* What an experiment measured before its repetitions; -1: not measured. */
+struct preparation {
+    double init_seconds;       /* persistent: the _init call, slowest process */
+    double reference_seconds;  /* work_factor: the work_reference without work */
+    long reference_id;         /* work_factor: the experiment in which it was timed */
+    double work_us;            /* work_factor: the busy work it gave */
 };
 
 /* Refuses if any output file of PREFIX exists, then creates the tables.
  * 0, or -1 with the message in o->error (nothing is left behind). */
 int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds);
-/* Appends one experiment's rows to the results table. */
-void output_results(struct output *o, const struct experiment *e, const double *seconds);
+/* Appends one experiment's rows to the results table: seconds and
+ * work_seconds, each the slowest process's, per repetition. */
+void output_results(struct output *o, const struct experiment *e, const double *seconds,
+                    const double *work_seconds);
+/* Appends what an experiment measured before its repetitions. */
+void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p);
 /* Appends the seed of every process of a RAND experiment. */
 void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 /* Commits the experiment's rows in every table, or (after a failed write)

@@ -51,6 +51,7 @@ void provenance_collect(struct provenance *p, MPI_Comm comm)
     MPI_Comm_size(comm, &p->nprocs);
     MPI_Get_library_version(p->library_version, &len);
     MPI_Get_version(&p->mpi_version, &p->mpi_subversion);
+    MPI_Query_thread(&p->thread_level);
     provenance_now(p->start_time, sizeof(p->start_time));
     p->hosts_json = host_layout_json(comm);
 }
@@ -119,6 +120,11 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
     fprintf(f, ",\n  \"library_version\": ");
     json_string(f, p->library_version);
     fprintf(f, ",\n  \"mpi_version\": \"%d.%d\"", p->mpi_version, p->mpi_subversion);
+    const char *levels[] = {"single", "funneled", "serialized", "multiple"};
+    int level = p->thread_level == MPI_THREAD_SINGLE       ? 0
+                : p->thread_level == MPI_THREAD_FUNNELED   ? 1
+                : p->thread_level == MPI_THREAD_SERIALIZED ? 2 : 3;
+    fprintf(f, ",\n  \"thread_level\": \"%s\"", levels[level]);
     fprintf(f, ",\n  \"nprocs\": %d", p->nprocs);
     fprintf(f, ",\n  \"hosts\": %s", p->hosts_json ? p->hosts_json : "[]");
     fprintf(f, ",\n  \"start_time\": ");

@@ -17,6 +17,7 @@ struct provenance {
     char end_time[32];
     char library_version[MPI_MAX_LIBRARY_VERSION_STRING];
     int mpi_version, mpi_subversion;
+    int thread_level;          /* MPI_Query_thread: what the library provides (async progress may raise it) */
     int nprocs;
     char *hosts_json;          /* rank 0 only */
     double countdown_rate;     /* steps per microsecond */

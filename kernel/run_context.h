@@ -20,6 +20,7 @@ struct run_context {
     int *send_tags;              /* pairing names of the edges (pairing.h) */
     int *recv_tags;
     uint64_t work;               /* countdown steps of busy work */
+    double init_seconds;         /* persistent setups: this process's _init call; else -1 */
 
     /* Buffers: nsend blocks out, nrecv slots in, each msize bytes. */
     MPI_Datatype type;

@@ -5,14 +5,17 @@
 #include "validation.h"
 
 /* Algorithm 1 of the study, written once for every setup:
- *   for each repetition i:
+ *   for each of nrep repetitions i:
  *       barrier; t0 = MPI_Wtime()
- *       start (the blocking operation, or the nonblocking start)
- *       busy work; complete (MPI_Wait for a nonblocking operation)
+ *       start (the blocking operation, the nonblocking start, MPI_Start)
+ *       busy work, timed on its own: work_seconds[i]
+ *       complete (MPI_Wait for a nonblocking or persistent operation)
  *       seconds[i] = MPI_Wtime() - t0; barrier
  * The barrier is the dissemination barrier on the communicator in use.
- * With findings != NULL every repetition's data is checked, untimed. */
-void timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings,
-                 double *seconds);
+ * Without busy work (ctx->work 0) nothing more is timed and work_seconds[i]
+ * is 0; work_seconds may be NULL. With findings != NULL every repetition's
+ * data is checked, untimed. */
+void timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
+                 double *seconds, double *work_seconds);
 
 #endif

@@ -18,7 +18,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 # "ident" a C identifier, "str" a C string, "int" a number, "raw" as is.
 TABLES = {
     "operations": [("name", "ident"), ("family", "str"), ("pattern", "str"),
-                   ("variant", "str"), ("blocking", "int"), ("moves_data", "int")],
+                   ("variant", "str"), ("blocking", "int"), ("persistent", "int"),
+                   ("moves_data", "int"), ("work_reference", "ident")],
     "topologies": [("name", "ident"), ("constructors", "str"), ("orders", "str"),
                    ("grid", "int"), ("radius", "int")],
     "constructors": [("name", "ident")],

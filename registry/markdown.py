@@ -14,7 +14,11 @@ SECTIONS = [
     ("operations", "Operations (the `op` parameter)",
      "Measurement setups of the kernel. `family`: neighbor, global (on the topology communicator), "
      "create (the constructor alone), p2p (hand-written Isend/Irecv/Waitall baselines). "
-     "`blocking` 0: start, busy work, wait."),
+     "`blocking` 1: the operation, then the busy work; 0: start, busy work, wait. `persistent` 1: MPI-4 "
+     "persistent (`_init` once per experiment, timed apart; each repetition MPI_Start, busy work, "
+     "MPI_Wait); whether a library has them is found when the kernel is built (docs/kernel.md). "
+     "`work_reference`: the operation whose time without work `work_factor` multiplies (the nonblocking "
+     "form for all three forms of a neighborhood collective, so that they get the same work)."),
     ("topologies", "Topologies", "Neighborhoods; the first constructor and order are the defaults."),
     ("constructors", "Constructors", ""),
     ("orders", "Orders of the neighbor lists", ""),
@@ -29,7 +33,10 @@ SECTIONS = [
     ("analysis", "Analysis defaults",
      "Read by `nbhbench analyze` (docs/analyze.md) and by `nbhbench generate`, which warns when a campaign's "
      "nrun cannot reach the p threshold."),
-    ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike."),
+    ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike. "
+     "`v_thres`: the guideline's own ratio threshold where it has one (else `analyze --v-thres`, 1.03); "
+     "an assessment set may set another (docs/assessment.md). Neigh_x: a blocking neighborhood "
+     "collective, Ineigh_x its nonblocking form, Pneigh_x its persistent form."),
 ]
 
 

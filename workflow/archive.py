@@ -16,7 +16,7 @@ from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
-from workflow.result_rows import HEADER, check_results
+from workflow.result_rows import HEADER, OLD_HEADER, check_results
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
@@ -128,16 +128,20 @@ def results_of(status, target, nrep_of):
     present = [p for p in prefixes if os.path.isfile(p + ".results.csv")]
     if not present:
         return RunResults(set(), [])
+    checks = [check_results(prefix + ".results.csv", nrep_of) for prefix in present]
+    # One header for the merged file: an attempt by an older kernel (no
+    # work_seconds) gets an empty work_seconds beside a newer one's rows.
+    header = HEADER if any(c.header == HEADER for c in checks) else OLD_HEADER
     rows, rejected = [], []
     done = set()
-    for prefix in present:  # each experiment from the first attempt that finished it
-        checked = check_results(prefix + ".results.csv", nrep_of)
+    for checked in checks:  # each experiment from the first attempt that finished it
         rejected += checked.rejected
+        pad = "," if checked.header != header else ""
         for ident in checked.complete:
             if ident not in done:
                 done.add(ident)
-                rows += checked.rows[ident]
-    write_lines(target / f"{run_id}.results.csv", HEADER, rows)
+                rows += [line + pad for line in checked.rows[ident]]
+    write_lines(target / f"{run_id}.results.csv", header, rows)
     if rejected:
         whole_files.write_csv(target / f"{run_id}.rejected.csv", ["file", "line", "reason", "text"],
                               [{"file": os.path.basename(r.path), "line": r.line, "reason": r.reason,
@@ -153,7 +157,8 @@ def results_of(status, target, nrep_of):
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
     finished = {str(i) for i in done}
     for suffix, keep in ((".seeds.csv", lambda i: i in finished),
-                         (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True)):
+                         (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True),
+                         (".preparation.csv", lambda i: i in finished)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -187,7 +192,7 @@ def attempt_files(workspace, status, target):
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
             for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
-                           ".findings.csv"):
+                           ".findings.csv", ".preparation.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
@@ -330,6 +335,7 @@ def fill(target, workspace, info, statuses):
             "settings": info["settings"], "set": info["set"], "launch_env": info["launch_env"],
             "runs": len(rows), "runs_done": sum(r["state"] == "done" for r in rows),
             "incomplete_runs": incomplete, "damaged_runs": damaged, "param_set_check": checks,
+            "left_out": info.get("left_out", {}),
             "slurm_version": slurm.version() if info["scheduler"] == "slurm" else ""}
     whole_files.write_json(target / "archive.json", meta)
     count = write_manifest(target)

@@ -195,14 +195,16 @@ def input_ids(path):
 
 
 def complete_ids(results_path, nrep_of):
-    """Ids with all their nrep rows in a results file (id,rep,seconds), in file order."""
+    """Ids with all their nrep rows in a results file (id,rep,seconds[,work_seconds]), in file order."""
     try:
         with open(results_path, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
         return []
-    lines = text.split("\n")[1:-1]  # the header; and what follows the last newline is unfinished
-    counts = collections.Counter(line.split(",", 1)[0] for line in lines if line.count(",") == 2)
+    lines = text.split("\n")
+    fields = lines[0].count(",")  # a row has as many as the header (kernels before work_seconds: 3)
+    lines = lines[1:-1]  # what follows the last newline is unfinished
+    counts = collections.Counter(line.split(",", 1)[0] for line in lines if line.count(",") == fields)
     return [int(i) for i in counts if i.isdigit() and counts[i] == nrep_of.get(int(i))]
 
 

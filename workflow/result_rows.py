@@ -1,13 +1,15 @@
 """What a row of a kernel results file must be, checked at archive time
 (docs/archive.md, "Checked rows").
 
-PREFIX.results.csv is `id,rep,seconds` with nrep rows per finished
+PREFIX.results.csv is `id,rep,seconds,work_seconds` (kernels before the
+measured busy work: `id,rep,seconds`) with nrep rows per finished
 experiment (docs/kernel.md). check_results reads one such file and sorts
 every line into taken or rejected:
 
-  malformed   not three fields `INTEGER,INTEGER,NUMBER`; an id the experiment
-              table does not have; a rep outside 0..nrep-1 or given twice;
-              seconds not a finite positive number. The run is damaged: it
+  malformed   not the header's fields `INTEGER,INTEGER,NUMBER[,NUMBER]`; an
+              id the experiment table does not have; a rep outside
+              0..nrep-1 or given twice; seconds not a finite positive
+              number, work_seconds not a finite number >= 0. The run is damaged: it
               is archived as such and the analyzer leaves it out.
   cut off     an experiment with fewer than nrep rows, or a last line without
               its newline: what a killed kernel can leave on file systems
@@ -24,9 +26,11 @@ import re
 import numpy as np
 import pandas as pd
 
-HEADER = "id,rep,seconds"
-ROW = re.compile(r"(\d+),(\d+),([^,]+)")
-BODY = re.compile(r"(?:\d+,\d+,[0-9.eE+-]+\n)*")
+HEADER = "id,rep,seconds,work_seconds"
+OLD_HEADER = "id,rep,seconds"
+ROW = {HEADER: re.compile(r"(\d+),(\d+),([^,]+),([^,]+)"), OLD_HEADER: re.compile(r"(\d+),(\d+),([^,]+)")}
+BODY = {HEADER: re.compile(r"(?:\d+,\d+,[0-9.eE+-]+,[0-9.eE+-]+\n)*"),
+        OLD_HEADER: re.compile(r"(?:\d+,\d+,[0-9.eE+-]+\n)*")}
 
 
 @dataclasses.dataclass
@@ -43,6 +47,7 @@ class CheckedResults:
     rows: dict                     # id -> its nrep lines, complete experiments only
     complete: list                 # their ids, in file order
     rejected: list                 # [Rejected]
+    header: str = HEADER           # the file's header (HEADER or OLD_HEADER)
 
     @property
     def malformed(self):
@@ -50,7 +55,7 @@ class CheckedResults:
 
 
 def _row_problem(match, nrep_of, seen):
-    """Why a line that has the shape id,rep,seconds is still wrong, or None."""
+    """Why a line that has the shape id,rep,seconds[,work_seconds] is still wrong, or None."""
     ident, rep, seconds = int(match.group(1)), int(match.group(2)), match.group(3)
     try:
         value = float(seconds)
@@ -58,6 +63,14 @@ def _row_problem(match, nrep_of, seen):
         return f"seconds '{seconds}' is not a number"
     if not math.isfinite(value) or value <= 0:
         return f"seconds {seconds} is not a positive time"
+    if match.re.groups == 4:
+        work = match.group(4)
+        try:
+            value = float(work)
+        except ValueError:
+            return f"work_seconds '{work}' is not a number"
+        if not math.isfinite(value) or value < 0:
+            return f"work_seconds {work} is not a time >= 0"
     if ident not in nrep_of:
         return f"experiment id {ident} is not in experiments.csv"
     if rep >= nrep_of[ident]:
@@ -71,17 +84,21 @@ def _clean(text, lines, nrep_of):
     """CheckedResults of a file with nothing to reject, found with pandas
     (a study-sized run in tens of milliseconds); None if there may be
     something to reject, which the line-by-line check then names."""
-    if lines[0] != HEADER or lines[-1] != "" or len(lines) < 3 or not BODY.fullmatch(text, len(HEADER) + 1):
+    header = lines[0]
+    if (header not in BODY or lines[-1] != "" or len(lines) < 3
+            or not BODY[header].fullmatch(text, len(header) + 1)):
         return None
     try:
-        table = pd.read_csv(io.StringIO(text), dtype={"id": "int64", "rep": "int64", "seconds": "float64"},
-                            engine="c")
+        table = pd.read_csv(io.StringIO(text), dtype={"id": "int64", "rep": "int64", "seconds": "float64",
+                                                      "work_seconds": "float64"}, engine="c")
     except (ValueError, OverflowError):
         return None
     nrep = table["id"].map(nrep_of)
     seconds = table["seconds"].to_numpy()
+    work = table["work_seconds"].to_numpy() if header == HEADER else np.zeros(1)
     if (nrep.isna().any() or (table["rep"] >= nrep).any() or not np.isfinite(seconds).all()
-            or (seconds <= 0).any() or table.duplicated(["id", "rep"]).any()):
+            or (seconds <= 0).any() or not np.isfinite(work).all() or (work < 0).any()
+            or table.duplicated(["id", "rep"]).any()):
         return None
     counts = table.groupby("id", sort=False).size()
     if (counts != counts.index.map(nrep_of)).any():
@@ -89,7 +106,7 @@ def _clean(text, lines, nrep_of):
     rows = collections.defaultdict(list)
     for ident, line in zip(table["id"].tolist(), lines[1:-1]):
         rows[ident].append(line)
-    return CheckedResults(dict(rows), list(rows), [])
+    return CheckedResults(dict(rows), list(rows), [], header)
 
 
 def check_results(path, nrep_of):
@@ -102,16 +119,17 @@ def check_results(path, nrep_of):
     if clean is not None:
         return clean
     rejected = []
-    if lines[0] != HEADER and text:
-        rejected.append(Rejected(path, 1, lines[0], f"the header is not {HEADER}", True))
+    header = lines[0] if lines[0] in ROW else HEADER
+    if lines[0] != header and text:
+        rejected.append(Rejected(path, 1, lines[0], f"the header is not {HEADER} (or {OLD_HEADER})", True))
     last = lines[-1]  # after the final newline: empty, or a line cut off
     if last and len(lines) > 1:
         rejected.append(Rejected(path, len(lines), last, "the last line has no newline (cut off)", False))
     seen = collections.defaultdict(set)
     taken = collections.defaultdict(list)
     for number, line in enumerate(lines[1:-1], start=2):
-        match = ROW.fullmatch(line)
-        problem = "not id,rep,seconds" if not match else _row_problem(match, nrep_of, seen)
+        match = ROW[header].fullmatch(line)
+        problem = f"not {header}" if not match else _row_problem(match, nrep_of, seen)
         if problem:
             rejected.append(Rejected(path, number, line, problem, True))
             continue
@@ -124,4 +142,4 @@ def check_results(path, nrep_of):
             reason = f"experiment {ident} has {len(seen[ident])} of its {nrep_of[ident]} rows (cut off)"
             rejected += [Rejected(path, number, line, reason, False) for number, line in taken[ident]]
     rejected.sort(key=lambda r: r.line)
-    return CheckedResults({i: [line for _, line in taken[i]] for i in complete}, complete, rejected)
+    return CheckedResults({i: [line for _, line in taken[i]] for i in complete}, complete, rejected, header)

@@ -1,4 +1,4 @@
-"""guidelines-all: experiments for every guideline (registry/guidelines.csv).
+"""guidelines-all: experiments for the study's guidelines GL1-GL12 and P2P (GL13-GL16: progress).
 
 GL1-GL3   create: Cart_create against the same neighborhood as a graph;
           Dist_graph_create_adjacent against Dist_graph_create; reorder 0 against 1
@@ -15,7 +15,7 @@ from gen.design import cross, levels, operations, union
 grids = levels(ndim=[2, 3], nfin=lambda ndim: {0, ndim})       # for every ndim, nfin in {0, ndim}
 graph_constructors = ["dist_graph_adjacent", "dist_graph"]
 msizes = levels(msize=[64, 1024, 16384])
-exchanges = operations(family="neighbor") + operations(family="p2p")
+exchanges = operations(family="neighbor", persistent=0) + operations(family="p2p")  # GL13-GL16: progress
 
 creation = cross(                                               # GL1, GL2, GL3
     levels(op="create"),

@@ -14,6 +14,12 @@ struct setup {
 };
 
 const struct setup *setup_for(enum operation op);
+/* Why this build cannot run op (persistent.c: "the MPI library of this
+ * kernel build has no persistent ..."), or NULL if it can. */
+const char *setup_unavailable(enum operation op);
+/* Which persistent neighborhood collectives this build calls: "MPI_...",
+ * "MPIX_..." or why none. */
+const char *persistent_collectives_names(void);
 
 /* Shared by the setups (buffers.c). */
 MPI_Datatype datatype_mpi(enum datatype t);

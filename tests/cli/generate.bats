@@ -115,3 +115,31 @@ setup() { workflow_setup; }
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
 }
+
+@test "generate leaves out the parameter sets of another library, one line on stderr" {
+    run "$NBH" generate progress-tuning --env local-mpich --set nrun=1
+    [ "$status" -eq 0 ]
+    [[ "${lines[0]}" == "nbhbench: generate: parameter sets tcp, tcp_progress_thread are for another library than mpich (openmpi); left out" ]]
+    [[ "$output" == *"progress-tuning: 108 experiments x 2 runs"* ]]
+    [ "$(cut -d, -f1 "$NBH_WORK/progress-tuning/param_sets.csv" | sort -u | tr '\n' ' ')" = "async_progress default param_set " ]
+}
+
+@test "generate refuses a parameter set of another library chosen with --set" {
+    run "$NBH" generate progress-tuning --env local-openmpi --set param_set=async_progress
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: --set param_set: parameter set async_progress is for mpich, not openmpi" ]]
+}
+
+@test "generate of a campaign with persistent operations needs the kernel built" {
+    NBH_BUILD=$BATS_TEST_TMPDIR/empty run "$NBH" generate progress --env local-openmpi
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: the campaign has operations that not every MPI library has (neighbor_allgather_init, "*"); build the kernel first so that generate knows whether openmpi has them (nbhbench build --env local-openmpi)" ]]
+}
+
+@test "generate refuses a work_factor with work_us in one experiment" {
+    cp -r "$NBH_REPO/campaigns/demo" "$BATS_TEST_TMPDIR/both"
+    sed -i 's/levels(msize=\[64, 1024, 16384\])/levels(msize=64, work_us=10, work_factor=1)/' "$BATS_TEST_TMPDIR/both/experiments.py"
+    run "$NBH" generate "$BATS_TEST_TMPDIR/both"
+    [ "$status" -eq 2 ]
+    [[ "$output" == *"experiments.py:"*": work_factor 1 given with work_us 10: give the busy work in microseconds or as a factor, not both"* ]]
+}

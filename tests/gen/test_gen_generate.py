@@ -55,14 +55,24 @@ def test_shipped_campaigns_generate(campaign):
     assert (workspace.campaign / "assessment.conf").is_file()
 
 
-def test_guidelines_all_covers_every_guideline():
+def assessment_tags(workspace):
+    return {line.split(":")[0] for line in (workspace.campaign / "assessment.conf").read_text().splitlines()
+            if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
+
+
+def test_guidelines_all_and_progress_cover_every_guideline():
+    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
-    tags = {line.split(":")[0] for line in (workspace.campaign / "assessment.conf").read_text().splitlines()
-            if ":" in line and not line.startswith("#") and "=" not in line.split(":")[0]}
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
-    assert guidelines <= tags
+    study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
+    assert assessment_tags(workspace) == study
     ops = {row["op"] for row in workspace.experiments()}
     assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
+    assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
+    progress, _ = generate("progress", "slurm-openmpi")
+    assert assessment_tags(progress) == guidelines - study
+    ops = {row["op"] for row in progress.experiments()}
+    assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 
 
 def test_each_run_has_the_same_experiments_shuffled_with_its_seed():

@@ -14,7 +14,7 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
     row = complete(op="neighbor_alltoall", topology="vneum", ndim=2, msize=1024)
     assert row == {"op": "neighbor_alltoall", "topology": "vneum", "constructor": "dist_graph_adjacent",
                    "ndim": 2, "nfin": 0, "radius": 1, "order": "FMAJ", "reorder": 0,
-                   "datatype": "byte", "msize": 1024, "work_us": 0}
+                   "datatype": "byte", "msize": 1024, "work_us": 0, "work_factor": 0}
     cart = complete(op="create", topology="cart", ndim=3)
     assert cart["order"] is None and cart["radius"] is None and cart["msize"] is None
     assert cart["constructor"] == "cart_create"
@@ -39,6 +39,14 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
     ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1}, "msize", "no msize given"),
     ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1, "msize": "big"}, "msize", "'big' is not an integer"),
     ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 1, "msize": 8, "reorder": 2}, "reorder", "outside 0..1"),
+    ({"op": "ineighbor_alltoall", "topology": "cart", "ndim": 1, "msize": 8, "work_factor": -1},
+     "work_factor", "'-1' is not a number >= 0"),
+    ({"op": "ineighbor_alltoall", "topology": "cart", "ndim": 1, "msize": 8, "work_factor": 2000},
+     "work_factor", "2000 is outside 0..1000"),
+    ({"op": "ineighbor_alltoall", "topology": "cart", "ndim": 1, "msize": 8, "work_factor": 1, "work_us": 5},
+     "work_factor", "work_factor 1 given with work_us 5: give the busy work in microseconds or as a factor"),
+    ({"op": "create", "topology": "cart", "ndim": 1, "work_factor": 1}, "work_factor",
+     "work_factor does not apply to op create"),
 ])
 def test_what_the_kernel_refuses_is_refused(raw, parameter, message):
     with pytest.raises(rules.RowError, match=message) as error:

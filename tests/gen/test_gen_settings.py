@@ -138,3 +138,21 @@ def test_the_documented_examples_read(tmp_path):
     conf = write(tmp_path, fenced_block_after(docs / "campaigns.md", "[param_set intermediate256]"))
     s = settings.read_settings(conf)
     assert s.deployments == [(10, 16), (20, 16), (35, 16)] and list(s.param_sets) == ["default", "intermediate256"]
+
+
+def test_a_parameter_set_may_be_for_one_library(tmp_path):
+    s = settings.read_settings(write(tmp_path, GOOD + "\n[param_set async]\nlibrary = mpich\n"
+                                               "MPIR_CVAR_ASYNC_PROGRESS = 1\n"))
+    assert s.param_sets["async"] == {"MPIR_CVAR_ASYNC_PROGRESS": "1"}, "library is not a library parameter"
+    assert s.param_set_library == {"async": "mpich"}
+    kept = settings.Settings(path="x", param_sets=dict(s.param_sets), param_set_library=s.param_set_library)
+    assert settings.sets_for_library(kept, "openmpi") == ["async"]
+    assert list(kept.param_sets) == ["default", "tuned"]
+    with pytest.raises(NbhError, match="parameter set async is for mpich, not openmpi"):
+        settings.sets_for_library(settings.Settings(path="x", param_sets={"async": {}},
+                                                    param_set_library={"async": "mpich"}), "openmpi", True)
+    with pytest.raises(NbhError, match="every parameter set of the campaign is for another library than openmpi"):
+        settings.sets_for_library(settings.Settings(path="x", param_sets={"async": {}},
+                                                    param_set_library={"async": "mpich"}), "openmpi")
+    with pytest.raises(ConfigError, match=r"campaign.conf:16: library: 'mp ich' is not a library name"):
+        settings.read_settings(write(tmp_path, GOOD + "\n[param_set async]\nlibrary = mp ich\n"))

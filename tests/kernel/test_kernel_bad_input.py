@@ -9,6 +9,8 @@ from kernel_runner import BUILD, launch_command
 
 HEADER = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed\n"
 GOOD = "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1\n"
+# work_factor may be left out of a header (above); with it:
+WORK = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,work_factor,seed\n"
 
 # (name, input, processes, the message after "nbh-kernel: <input>:")
 CASES = [
@@ -38,6 +40,14 @@ CASES = [
      r"2: column nrep: -3 is outside 1\.\.\d+"),
     ("negative work", HEADER + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,-5,1\n", 2,
      r"2: column work_us: -5 is negative"),
+    ("negative work factor", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,,-1,1\n", 2,
+     r"2: column work_factor: -1 is negative"),
+    ("work factor out of range", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,,2000,1\n", 2,
+     r"2: column work_factor: 2000 is outside 0\.\.1000"),
+    ("work factor and work_us", WORK + "1,ineighbor_alltoall,cart,,2,0,,,0,,64,3,50,2,1\n", 2,
+     r"2: column work_factor: 2 given with work_us 50: give the busy work in microseconds or as a factor, not both"),
+    ("work factor for create", WORK + "1,create,cart,,2,0,,,0,,,3,,1,1\n", 2,
+     r"2: column work_factor: '1' given, but work_factor does not apply to op create \(leave it empty\)"),
     ("ndim impossible", HEADER + "1,neighbor_alltoall,vneum,,9,0,1,,0,,64,3,,1\n", 2,
      r"2: column ndim: 9 is outside 1\.\.8"),
     ("nfin above ndim", HEADER + "1,neighbor_alltoall,cart,,2,3,,,0,,64,3,,1\n", 2,

@@ -29,12 +29,18 @@ PAIRING = {
     ("openmpi", "ineighbor_alltoall"): "list_order",   # coll/libnbc
     ("openmpi", "ineighbor_alltoallv"): "list_order",
     ("openmpi", "ineighbor_alltoallw"): "list_order",
+    ("openmpi", "neighbor_alltoall_init"): "list_order",   # coll/libnbc too (MPIX_)
+    ("openmpi", "neighbor_alltoallv_init"): "list_order",
+    ("openmpi", "neighbor_alltoallw_init"): "list_order",
     ("mpich", "neighbor_alltoall"): "reversed",       # MPICH 4.0.2
     ("mpich", "ineighbor_alltoall"): "reversed",
     ("mpich", "neighbor_alltoallv"): "list_order",
     ("mpich", "neighbor_alltoallw"): "list_order",
     ("mpich", "ineighbor_alltoallv"): "list_order",
     ("mpich", "ineighbor_alltoallw"): "list_order",
+    ("mpich", "neighbor_alltoall_init"): "reversed",   # the persistent ones as the nonblocking
+    ("mpich", "neighbor_alltoallv_init"): "list_order",
+    ("mpich", "neighbor_alltoallw_init"): "list_order",
 }
 
 

@@ -41,13 +41,30 @@ def test_every_order_and_constructor_serves_a_topology():
     assert used_constructors == set(names("constructors"))
 
 
-def test_nonblocking_operations_have_a_blocking_twin():
+def test_nonblocking_and_persistent_operations_have_a_blocking_twin():
     ops = {r["name"]: r for r in rows("operations")}
     for name, r in ops.items():
-        if r["blocking"] == "0":
+        if r["persistent"] == "1":
+            assert r["blocking"] == "0" and name.endswith("_init") and ops[name[:-5]]["blocking"] == "1", name
+        elif r["blocking"] == "0":
             assert name.startswith("i") and ops[name[1:]]["blocking"] == "1", name
 
 
-def test_guidelines_cover_gl1_to_gl12_and_p2p():
-    assert names("guidelines") == [f"GL{i}" for i in range(1, 13)] + ["P2P"]
+def test_work_reference_is_the_nonblocking_form_of_each_neighborhood_collective():
+    """work_factor gives the blocking, nonblocking and persistent forms of
+    one exchange the same work (GL15 compares them with the same w)."""
+    ops = {r["name"]: r for r in rows("operations")}
+    for name, r in ops.items():
+        reference = ops[r["work_reference"]]
+        if r["family"] == "neighbor":
+            assert reference["blocking"] == "0" and reference["persistent"] == "0", name
+            assert (reference["pattern"], reference["variant"]) == (r["pattern"], r["variant"]), name
+        else:
+            assert r["work_reference"] == name
+
+
+def test_guidelines_cover_gl1_to_gl16_and_p2p():
+    assert names("guidelines") == [f"GL{i}" for i in range(1, 17)] + ["P2P"]
     assert {r["relation"] for r in rows("guidelines")} == {"<=", "~"}
+    thresholds = {r["id"]: r["v_thres"] for r in rows("guidelines") if r["v_thres"]}
+    assert thresholds == {"GL16": "1.10"}, "GL16 has its own ratio threshold (SPEC 7.1)"

@@ -1,0 +1,43 @@
+# The busy work as measured: the kernel times the busy work of every
+# repetition on every process and writes the slowest process's beside the
+# operation's time (results/RUN.results.csv, column work_seconds; docs/
+# kernel.md). Under load the countdown runs 20-30 % longer than calibrated,
+# so GL16's right side and the overlap use these times, never the nominal
+# work. Returns data.table(cell, run, median, n): per cell that had work and
+# run, the median of the work times the Tukey filter kept (as run_medians
+# does for the operation's times), only where the run's operation times
+# were trusted (a run median in `medians`). Archives made before the kernel
+# measured the work (no work_seconds) give no rows.
+
+reduce_work <- function(archives, frame, medians, cores = analysis_cores()) {
+  none <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  cells <- frame$cells
+  with_work <- cells[(!is.na(work_us) & work_us > 0) | (!is.na(work_factor) & work_factor > 0), cell]
+  trusted <- medians[cell %in% with_work, .(cell, run)]
+  if (!nrow(trusted)) return(none)
+  trusted[cells, on = "cell", exp := i.exp]
+  trusted[frame$runs, on = c(run = "run_key"), `:=`(archive = i.archive, run_id = i.run_id)]
+  trusted[frame$ids, on = c("archive", "exp"), `:=`(id = i.id, nrep = i.nrep)]
+  out <- rbindlist(map_in_workers(split(trusted, by = "run"), function(r) {
+    file <- file.path(archives[[r$archive[1]]]$dir, "results", paste0(r$run_id[1], ".results.csv"))
+    x <- read_work(file, r)
+    if (is.null(x)) return(NULL)
+    m <- run_medians(tukey_filter(x, "work_seconds", "id"), "work_seconds", "id")
+    m[r, on = "id", `:=`(cell = i.cell, run = i.run)][!is.na(cell), .(cell, run, median, n)]
+  }, cores))
+  if (!nrow(out)) return(none)
+  setkeyv(out, c("cell", "run"))
+  out[]
+}
+
+# The work_seconds of the experiments in `r` (data.table(id, nrep)) with all
+# their nrep rows, or NULL if the file has no such column.
+read_work <- function(file, r) {
+  header <- tryCatch(names(fread(file, nrows = 0L)), error = function(e) character())
+  if (!"work_seconds" %in% header) return(NULL)
+  x <- suppressWarnings(fread(file, select = c("id", "work_seconds"), fill = TRUE, na.strings = c("", "NA"),
+                              colClasses = c(id = "integer", work_seconds = "double")))
+  x <- x[id %in% r$id & is.finite(work_seconds) & work_seconds > 0]
+  counts <- x[, .N, by = id][r, on = "id", nomatch = NULL][N == nrep, id]
+  x[id %in% counts]
+}
