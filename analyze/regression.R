@@ -188,14 +188,14 @@ cells_apart <- function(new_cells, old_cells, key) {
 # library_baseline and param_set_baseline, the runs, medians (µs), the
 # ratio new/baseline with its interval, the p-values and the verdict.
 regression_table <- function(tests, matched, new_cells, old_cells, key, params) {
-  cols <- c(params)
-  tested <- cbind(new_cells[tests$new_cell, cols, with = FALSE],
+  # combine_archives numbers the cells by row: cell i is row i.
+  tested <- cbind(new_cells[tests$new_cell, params, with = FALSE],
                   old_cells[tests$old_cell, .(library_baseline = library, param_set_baseline = param_set)],
                   tests[, .(runs_new, runs_baseline = runs_old, median_new_us = median_new * 1e6,
                             median_baseline_us = median_old * 1e6, ratio, ratio_ci_low, ratio_ci_high,
                             p_slower, p_faster, min_p, verdict)])
-  new_only <- new_cells[matched$new_only, cols, with = FALSE][, verdict := "new only"]
-  old_only <- old_cells[matched$old_only, cols, with = FALSE]
+  new_only <- new_cells[matched$new_only, params, with = FALSE][, verdict := "new only"]
+  old_only <- old_cells[matched$old_only, params, with = FALSE]
   old_only[, `:=`(library_baseline = library, param_set_baseline = param_set, verdict = "baseline only")]
   old_only[, c("library", "param_set") := NA_character_]
   out <- rbind(tested, new_only, old_only, fill = TRUE)
