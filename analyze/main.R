@@ -2,17 +2,19 @@
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
 #           [--reference-set=NAME] [--adjust=none|holm|bh] [--include-mismatched]
-#           [--fail-on-violation] [--no-plots] [--max-plots=N] -- ARCHIVE...
+#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
 # violated, or a guideline cannot detect a violation, and
-# --fail-on-violation; 4 the output cannot be written; 1 a bug.
+# --fail-on-violation (with --baseline: a cell is slower than in the
+# baseline, or a compared cell cannot detect it); 4 the output cannot be
+# written; 1 a bug.
 
 parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
   default <- function(name) analysis_default(registry, name)
   opts <- list(assess = NULL, p_thres = default("p_thres"), v_thres = default("v_thres"), fail = FALSE,
                plots = TRUE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
-               include_mismatched = FALSE, ci_level = default("ci_level"))
+               include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character())
   split <- match("--", args)
   if (is.na(split)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
   opts$archives <- args[-seq_len(split)]
@@ -28,6 +30,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--reference-set" = opts$reference_set <- value,
            "--adjust" = opts$adjust <- value,
            "--include-mismatched" = opts$include_mismatched <- TRUE,
+           "--baseline" = opts$baseline <- c(opts$baseline, value),
            "--fail-on-violation" = opts$fail <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
            input_error("unknown option ", a))
@@ -66,6 +69,7 @@ main <- function(args) {
       input_error("nothing to assess: no guideline of ", result$assessment_file,
                   " has measurements on both sides (see the warnings above)")
     }
+    if (length(opts$baseline)) result$regression <- regress_archives(result, opts$baseline)
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"))
@@ -76,8 +80,13 @@ main <- function(args) {
   cat(sprintf("%-5s %s: %d/%d tests violated (%d/%d groups)%s\n", fcoalesce(s$tag, ""), s$guideline,
               s$vt, s$t, s$vg, s$g, ifelse(s$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold", "")),
       sep = "")
+  if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
   cat(sprintf("%d of %d tests violated; report:\n%s\n", sum(s$vt), sum(s$t),
               normalizePath(file.path(opts$out, "report.html"))))
+  # With a baseline, CI asks "did anything get slower?": the regressions
+  # decide (and a comparison that cannot detect one fails too); the
+  # guideline violations are in the report either way.
+  if (!is.null(result$regression)) return(if (opts$fail && regression_fails(result$regression)) 3L else 0L)
   if (opts$fail && sum(s$blind) > 0L) {
     message("nbhbench: ", sum(s$blind > 0L), " guideline(s) cannot detect a violation with these runs ",
             "(summary.csv: power); failing (--fail-on-violation)")

@@ -2,7 +2,8 @@
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
 # (only when the archives hold graph experiments), plots/ (PNG and PDF) and
-# report.md / report.html.
+# report.md / report.html; with --baseline also regressions.csv and its
+# plots (analyze/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
@@ -71,13 +72,16 @@ write_analysis <- function(result, settings, warnings, dir) {
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
+  regression_plots <- write_regression(result$regression, settings, dir, params)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
                 heatmaps = heatmaps)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
+  blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
   list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
-       closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison)
+       closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
+       regression = result$regression$table, regression_plots = regression_plots)
 }
 
 # The tables of a tuning study: heal (heal_table), sets (heal_summary) and

@@ -239,3 +239,78 @@ assert_one_line_error() {
     [ ! -e "$NBH_ROOT/Rplots.pdf" ]
     [ -z "$(git -C "$NBH_ROOT" ls-files Rplots.pdf)" ]
 }
+
+# The experiment ids of the cells regressions.csv ($1) calls $2, joined
+# through the archive's experiments.csv ($3), sorted, one per line.
+regression_ids() {
+    Rscript --vanilla -e 'suppressMessages(library(data.table)); a <- commandArgs(TRUE)
+        r <- fread(a[1])[verdict == a[2]]; e <- fread(a[3])
+        on <- intersect(setdiff(names(e), c("id", "nrep", "seed")), names(r))
+        cat(sort(e[r, on = on, nomatch = NULL]$id), sep = "\n")' "$@"
+}
+
+# The distinct values of columns NAME... of the CSV file $1 (no header),
+# comma-separated, sorted, space-joined.
+distinct_columns() {
+    awk -F, -v want="${*:2}" 'NR == 1 { n = split(want, w, " "); for (i = 1; i <= NF; i++) col[$i] = i; next }
+        { line = ""; for (k = 1; k <= n; k++) line = line (k > 1 ? "," : "") $(col[w[k]]); print line }' "$1" |
+        sort -u | tr '\n' ' '
+}
+
+@test "--baseline: two archives of one library, exactly the planted cells are slower; exit 3 when failing" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --baseline "$ARCHIVES/clean" --out "$OUT" --max-plots 0 \
+        --fail-on-violation
+    [ "$status" -eq 3 ] || { echo "$output $stderr"; return 1; }
+    [ "${lines[-1]}" = "$(cd "$OUT" && pwd)/report.html" ]
+    [[ $output == *"regression against the baseline: "*" of 96 matched cells slower, 0 faster, 0 cannot detect; 0 new only, 0 baseline only"* ]]
+    [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,verdict" ]
+    [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/planted/experiments.csv")" = \
+        "$(tail -n +2 "$ARCHIVES/planted/planted.csv" | cut -d, -f1 | sort -n)" ]
+    ls "$OUT/plots/regression-01.png" "$OUT/plots/regression-01.pdf" >/dev/null
+    grep -q "<h2>Release regression</h2>" "$OUT/report.html"
+    grep -q "baseline: \`clean\`" "$OUT/report.md"
+    # The other way round the same cells are faster, and nothing is slower: exit 0.
+    run nbhbench analyze "$ARCHIVES/clean" --baseline="$ARCHIVES/planted" --out "$OUT/back" --no-plots \
+        --fail-on-violation
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [ "$(regression_ids "$OUT/back/regressions.csv" faster "$ARCHIVES/planted/experiments.csv")" = \
+        "$(tail -n +2 "$ARCHIVES/planted/planted.csv" | cut -d, -f1 | sort -n)" ]
+    [ ! -e "$OUT/back/plots/regression-01.png" ]
+}
+
+@test "--baseline across libraries: cells matched without the library" {
+    run nbhbench analyze "$ARCHIVES/clean" --baseline "$ARCHIVES/mpich" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [[ $output == *"0 of 96 matched cells slower"* ]]
+    grep -q 'cells matched on every analysis parameter but `library` (every new cell against the baseline.s one library, `mpich`)' "$OUT/report.md"
+    [ "$(distinct_columns "$OUT/regressions.csv" library library_baseline)" = "openmpi,mpich " ]
+    grep -q '^openmpi,default,.*,mpich,default,' "$OUT/regressions.csv"
+}
+
+@test "--baseline across parameter sets: every set of the new archive against the baseline's one" {
+    run nbhbench analyze "$ARCHIVES/tuning" --baseline "$ARCHIVES/clean" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [[ $output == *" of 192 matched cells slower"* ]]
+    grep -q 'but `param_set` (every new cell against the baseline.s one param_set, `default`)' "$OUT/report.md"
+    [ "$(distinct_columns "$OUT/regressions.csv" param_set param_set_baseline)" = "default,default tuned,default " ]
+    # The planted cells are slower under both sets, and nothing else.
+    planted=$(tail -n +2 "$ARCHIVES/tuning/planted.csv" | cut -d, -f1 | sort -n)
+    [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/tuning/experiments.csv" | uniq -c | awk '{print $1}' | sort -u)" = 2 ]
+    [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/tuning/experiments.csv" | uniq)" = "$planted" ]
+}
+
+@test "--baseline bad input: no archive, no directory, another campaign, the same archive: one line, exit 2" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --baseline
+    assert_one_line_error 2 "^nbhbench: --baseline needs a value"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --baseline --out "$OUT"
+    assert_one_line_error 2 "^nbhbench: --baseline needs at least one archive"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --baseline "$ARCHIVES/nowhere"
+    assert_one_line_error 2 "^nbhbench: --baseline: .*/nowhere: no such archive directory$"
+    cp -r "$ARCHIVES/mpich" "$BATS_TEST_TMPDIR/other"
+    sed -i 's/"campaign": "synthetic-small"/"campaign": "elsewhere"/' "$BATS_TEST_TMPDIR/other/archive.json"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --baseline "$BATS_TEST_TMPDIR/other" --out "$OUT" --no-plots
+    assert_one_line_error 2 "^nbhbench: --baseline: the baseline is of campaign elsewhere, the new archives of synthetic-small; "
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --baseline "$ARCHIVES/clean" --out "$OUT" --no-plots
+    assert_one_line_error 2 "given twice"
+    [ ! -e "$OUT" ]
+}
