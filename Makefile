@@ -18,10 +18,14 @@ CPPFLAGS := -Ikernel -I$(BUILD)
 KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
-.PHONY: all deps kernels kernel test demo bench clean FORCE
+.PHONY: all deps kernels kernel analyzer test demo bench clean FORCE
 
 all: deps
-	@$(MAKE) --no-print-directory kernels
+	@$(MAKE) --no-print-directory kernels analyzer
+
+# The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
+analyzer:
+	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); for (f in list.files("analyze/native", "\\.c$$")) native_library(sub("\\.c$$", "", f))'
 
 deps:
 	@libexec/nbhbench-deps

@@ -50,6 +50,15 @@ count_sorted <- function(sg, bound, inclusive) {
   low
 }
 
+# The run medians of rows (id, x) as data.table(id, median, n): per id,
+# ascending, the median of the n values within its bounds. The values of
+# tukey_medians_sorted, bit for bit, from a grouped selection in C
+# (analyze/native/tukey_medians.c) instead of R's full sort of the rows.
+tukey_medians <- function(id, x) {
+  native_library("tukey_medians")
+  setDT(.Call("nbh_tukey_medians", id, x, PACKAGE = "tukey_medians"))
+}
+
 # Per group: the `by` columns, n, q1, q3, lower and upper bound.
 tukey_bounds <- function(dt, value = "seconds", by = "id") {
   sg <- sorted_groups(dt, value, by)
