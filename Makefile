@@ -25,7 +25,7 @@ all: deps
 
 # The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
 analyzer:
-	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); for (f in list.files("analyze/native", "\\.c$$")) native_library(sub("\\.c$$", "", f))'
+	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); for (f in list.files("analyze/native", "\\.c$$")) if (is.null(native_library(sub("\\.c$$", "", f)))) quit(status = 1)'
 
 deps:
 	@libexec/nbhbench-deps
