@@ -54,6 +54,7 @@ SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
         if (id[i] == NA_INTEGER || id[i] < 0) error("nbh_tukey_medians: id %d is not an experiment id", id[i]);
         if (id[i] > max_id) max_id = id[i];
     }
+    if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
     R_xlen_t *start = (R_xlen_t *)R_alloc((size_t)max_id + 2, sizeof(R_xlen_t));
     memset(start, 0, ((size_t)max_id + 2) * sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) start[id[i] + 1]++;
