@@ -26,10 +26,14 @@ CPPFLAGS := -Ikernel -I$(BUILD)
 KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
-.PHONY: all deps kernels kernel releases test demo bench clean FORCE
+.PHONY: all deps kernels kernel releases analyzer test demo bench clean FORCE
 
 all: deps
-	@$(MAKE) --no-print-directory kernels
+	@$(MAKE) --no-print-directory kernels analyzer
+
+# The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
+analyzer:
+	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); for (f in list.files("analyze/native", "\\.c$$")) if (is.null(native_library(sub("\\.c$$", "", f)))) quit(status = 1)'
 
 deps:
 	@libexec/nbhbench-deps
@@ -50,7 +54,7 @@ releases:
 	@./nbhbench install-mpi $(TEST_RELEASES) || true
 
 test: deps releases
-	@$(MAKE) --no-print-directory kernels
+	@$(MAKE) --no-print-directory kernels analyzer
 	@tests/run
 
 demo: all

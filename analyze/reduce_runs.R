@@ -9,6 +9,7 @@
 
 reduce_runs <- function(archives, frame, cores = analysis_cores()) {
   runs <- frame$runs
+  native_library("tukey_medians")   # compiled and loaded once, before the workers fork
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     reduce_run(runs[i], archives[[runs$archive[i]]])[, run := runs$run_key[i]]
   }, cores)
@@ -24,14 +25,12 @@ reduce_runs <- function(archives, frame, cores = analysis_cores()) {
 }
 
 # The run medians of one run: data.table(id, median, n), the same as
-# run_medians(tukey_filter(x)) but from one sort of the run's values.
+# run_medians(tukey_filter(x)) but in one pass over the run's values.
 reduce_run <- function(run, archive) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
   x <- read_results(file, run$run_id, archive$experiments, run$state)
   if (!nrow(x)) return(data.table(id = integer(), median = numeric(), n = integer()))
-  sg <- sorted_groups(x, "seconds", "id")
-  kept <- tukey_medians_sorted(sg)
-  m <- data.table(id = x$id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n)
+  m <- tukey_medians(x$id, x$seconds)
   report_coverage(run, nrow(m), nrow(archive$experiments))
   m
 }

@@ -50,6 +50,20 @@ count_sorted <- function(sg, bound, inclusive) {
   low
 }
 
+# The run medians of rows (id, x) as data.table(id, median, n): per id,
+# ascending, the median of the n values within its bounds. The values of
+# tukey_medians_sorted, bit for bit, from a grouped selection in C
+# (analyze/native/tukey_medians.c) instead of R's full sort of the rows;
+# from tukey_medians_sorted itself where the C cannot be compiled.
+tukey_medians <- function(id, x) {
+  if (is.null(native_library("tukey_medians"))) {
+    sg <- sorted_groups(data.table(id = id, x = x), "x", "id")
+    kept <- tukey_medians_sorted(sg)
+    return(data.table(id = id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n))
+  }
+  setDT(.Call("nbh_tukey_medians", id, x, PACKAGE = "tukey_medians"))
+}
+
 # Per group: the `by` columns, n, q1, q3, lower and upper bound.
 tukey_bounds <- function(dt, value = "seconds", by = "id") {
   sg <- sorted_groups(dt, value, by)

@@ -16,6 +16,8 @@
 # same true time, so only planted cells differ. Noise: a per-run factor
 # (lognormal, sd run_sd), a per-measurement factor (lognormal, sd rep_sd) and
 # outliers (probability outlier_rate, time x U(2, 6)) for the Tukey filter.
+# work_column: results files in today's kernel format, with work_seconds (0:
+# no busy work); the command writes it, the tests' archives keep id,rep,seconds.
 suppressPackageStartupMessages(library(data.table))
 
 # The 15 message sizes of the study: 256 B * sqrt(2)^k, k = 0..14, rounded down.
@@ -138,7 +140,7 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
                                     library = "openmpi", param_sets = "default", planted = list(),
                                     seed = 1L, run_sd = 0.01, rep_sd = 0.03, outlier_rate = 0.02,
                                     assessment = synthetic_assessment("small"), campaign = "synthetic",
-                                    inputs = TRUE, reported = list()) {
+                                    inputs = TRUE, reported = list(), work_column = FALSE) {
   set.seed(seed)
   for (sub in c("results", "inputs", "logs", "campaign", "env")) dir.create(file.path(dir, sub), recursive = TRUE, showWarnings = FALSE)
   fwrite(experiments, file.path(dir, "experiments.csv"), na = "")
@@ -169,8 +171,9 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
     seconds <- rep(truth[order], nrep[order]) * exp(rnorm(length(id), 0, rep_sd))
     spike <- runif(length(id)) < outlier_rate
     seconds[spike] <- seconds[spike] * runif(sum(spike), 2, 6)
-    fwrite(data.table(id = id, rep = rep, seconds = signif(seconds, 10)),
-           file.path(dir, "results", paste0(r$run_id, ".results.csv")))
+    results <- data.table(id = id, rep = rep, seconds = signif(seconds, 10))
+    if (work_column) results[, work_seconds := 0]   # today's kernels: 0 without busy work
+    fwrite(results, file.path(dir, "results", paste0(r$run_id, ".results.csv")))
     if (inputs) fwrite(cbind(experiments[order], seed = r$seed), file.path(dir, "inputs", paste0(r$run_id, ".csv")), na = "")
     write_json_object(list(status = "complete", kernel_version = "synthetic", library = library,
                            library_version = version, mpi_version = "3.1", nprocs = r$nprocs,
@@ -209,7 +212,7 @@ synthetic_main <- function(args) {
                           nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
                           param_sets = strsplit(opt$`param-sets`, ",")[[1]],
                           seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
-                          campaign = paste0("synthetic-", opt$campaign))
+                          campaign = paste0("synthetic-", opt$campaign), work_column = TRUE)
   fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))
   cat(opt$out, "\n", sep = "")
 }

@@ -59,3 +59,40 @@ test_that("tukey_medians_sorted: the median and count of the kept values, bit fo
   expect_identical(kept$n, filtered[, .N, keyby = id]$N)
   expect_identical(kept$median, filtered[, median(seconds), keyby = id]$V1)
 })
+
+test_that("tukey_medians (C) gives tukey_medians_sorted's values, bit for bit, in any row order", {
+  set.seed(32)
+  for (digits in c(2, 12)) {   # with many ties, and with none
+    x <- data.table(id = rep(sample(0:999, 400), times = sample(c(1:12, 50, 65, 200), 400, replace = TRUE)))
+    x[, seconds := signif(rlnorm(.N, -11, 0.2) * ifelse(runif(.N) < 0.05, 5, 1), digits)]
+    x <- x[sample(.N)]
+    sg <- sorted_groups(x, "seconds", "id")
+    kept <- tukey_medians_sorted(sg)
+    got <- tukey_medians(x$id, x$seconds)
+    expect_identical(got$id, sort(unique(x$id)))
+    expect_identical(got$n, kept$n)
+    expect_identical(got$median, kept$median)
+  }
+})
+
+test_that("tukey_medians of no rows is empty; a negative or missing id is an error", {
+  expect_identical(nrow(tukey_medians(integer(), numeric())), 0L)
+  expect_error(tukey_medians(c(1L, NA), c(1, 2)), "not an experiment id")
+  expect_error(tukey_medians(-1L, 1), "not an experiment id")
+})
+
+test_that("without its C library, tukey_medians warns once and gives the same values from R", {
+  set.seed(33)
+  x <- data.table(id = rep(sample(0:99, 40), times = sample(c(1:9, 50), 40, replace = TRUE)))
+  x[, seconds := signif(rlnorm(.N, -11, 0.2), 3)]
+  with_c <- tukey_medians(x$id, x$seconds)
+  root <- tempfile("no-native-")
+  dir.create(file.path(root, "analyze", "native"), recursive = TRUE)
+  writeLines("this is not C", file.path(root, "analyze", "native", "tukey_medians.c"))
+  saved <- NATIVE_LIBRARIES$tukey_medians
+  rm("tukey_medians", envir = NATIVE_LIBRARIES)
+  on.exit(assign("tukey_medians", saved, envir = NATIVE_LIBRARIES))
+  expect_warning(expect_null(native_library("tukey_medians", root)), "cannot be compiled.*same results")
+  expect_silent(without_c <- tukey_medians(x$id, x$seconds))
+  expect_identical(without_c, with_c)
+})

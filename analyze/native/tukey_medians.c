@@ -1,0 +1,110 @@
+/* The run medians of one run in one pass (SPEC 5, step 1; the same values,
+ * bit for bit, as analyze/tukey_filter.R's tukey_medians_sorted): the rows
+ * are bucketed by experiment id (counting sort), each bucket's times sorted,
+ * its quartiles (type 7) and Tukey bounds taken, and the median of the times
+ * within the bounds. A grouped selection instead of R's full (id, seconds)
+ * sort of the run's rows: the analysis's largest cost after reading.
+ *
+ * .Call("nbh_tukey_medians", id, seconds): id integer >= 0, seconds double,
+ * no NA. Returns list(id, median, n): per id present, ascending, the median
+ * of the n times kept. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <R.h>
+#include <Rinternals.h>
+#include <R_ext/Rdynload.h>
+
+/* Quantile type 7 of the sorted s[0..n-1], as stats::quantile and
+ * quantile7_sorted compute it (h = (n - 1) p + 1, interpolated only between
+ * different order statistics). */
+static double quantile7(const double *s, int n, double p) {
+    double index = 1.0 + (double)(n - 1) * p;
+    double lo = floor(index), hi = ceil(index);
+    double q = s[(R_xlen_t)lo - 1], x_hi = s[(R_xlen_t)hi - 1];
+    if (index > lo && x_hi != q) {
+        double h = index - lo;
+        q = (1 - h) * q + h * x_hi;
+    }
+    return q;
+}
+
+static void sort_times(double *s, int n) {
+    if (n > 64) {
+        R_rsort(s, n);
+        return;
+    }
+    for (int i = 1; i < n; i++) {   /* insertion sort: the usual group is nrep = 10..100 times */
+        double v = s[i];
+        int j = i;
+        for (; j > 0 && s[j - 1] > v; j--) s[j] = s[j - 1];
+        s[j] = v;
+    }
+}
+
+SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
+    if (!isInteger(id_) || !isReal(seconds_) || XLENGTH(id_) != XLENGTH(seconds_)) {
+        error("nbh_tukey_medians: id (integer) and seconds (double) of the same length expected");
+    }
+    R_xlen_t rows = XLENGTH(id_);
+    const int *id = INTEGER(id_);
+    const double *seconds = REAL(seconds_);
+    int max_id = -1;
+    for (R_xlen_t i = 0; i < rows; i++) {
+        if (id[i] == NA_INTEGER || id[i] < 0) error("nbh_tukey_medians: id %d is not an experiment id", id[i]);
+        if (id[i] > max_id) max_id = id[i];
+    }
+    if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
+    R_xlen_t *start = (R_xlen_t *)R_alloc((size_t)max_id + 2, sizeof(R_xlen_t));
+    memset(start, 0, ((size_t)max_id + 2) * sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) start[id[i] + 1]++;
+    int groups = 0;
+    for (int k = 0; k <= max_id; k++) {
+        if (start[k + 1] > 0) groups++;
+        start[k + 1] += start[k];
+    }
+    double *sorted = (double *)R_alloc((size_t)rows + 1, sizeof(double));
+    R_xlen_t *next = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
+    memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
+
+    SEXP out = PROTECT(allocVector(VECSXP, 3));
+    SEXP out_id = SET_VECTOR_ELT(out, 0, allocVector(INTSXP, groups));
+    SEXP out_median = SET_VECTOR_ELT(out, 1, allocVector(REALSXP, groups));
+    SEXP out_n = SET_VECTOR_ELT(out, 2, allocVector(INTSXP, groups));
+    int g = 0;
+    for (int k = 0; k <= max_id; k++) {
+        R_xlen_t size = start[k + 1] - start[k];
+        if (!size) continue;
+        if (size > INT_MAX) error("nbh_tukey_medians: experiment %d has too many rows", k);
+        int n = (int)size;
+        double *s = sorted + start[k];
+        sort_times(s, n);
+        double q1 = quantile7(s, n, 0.25), q3 = quantile7(s, n, 0.75), iqr = q3 - q1;
+        double lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr;
+        int below = 0, kept = n;
+        while (below < n && s[below] < lower) below++;
+        while (kept > below && s[kept - 1] > upper) kept--;
+        kept -= below;
+        INTEGER(out_id)[g] = k;
+        INTEGER(out_n)[g] = kept;
+        REAL(out_median)[g] = kept ? (s[below + (kept + 1) / 2 - 1] + s[below + kept / 2]) / 2 : NA_REAL;
+        g++;
+    }
+    SEXP names = PROTECT(allocVector(STRSXP, 3));
+    SET_STRING_ELT(names, 0, mkChar("id"));
+    SET_STRING_ELT(names, 1, mkChar("median"));
+    SET_STRING_ELT(names, 2, mkChar("n"));
+    setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return out;
+}
+
+static const R_CallMethodDef routines[] = {
+    {"nbh_tukey_medians", (DL_FUNC)(void (*)(void))nbh_tukey_medians, 2},  /* void (*)(void): the cast -Wextra allows */
+    {NULL, NULL, 0}};
+
+void R_init_tukey_medians(DllInfo *info) {
+    R_registerRoutines(info, NULL, routines, NULL, NULL);
+    R_useDynamicSymbols(info, FALSE);
+}
