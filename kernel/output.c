@@ -12,6 +12,15 @@ static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv
                                        ".seeds.csv", ".lists.csv", ".reorder.csv",
                                        ".preparation.csv"};
 
+enum { TABLES = 6 };
+
+/* Every table of O, for what is done to all of them alike. */
+static void tables_of(struct output *o, struct table *tables[TABLES])
+{
+    struct table *all[TABLES] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder, &o->preparation};
+    memcpy(tables, all, sizeof(all));
+}
+
 void output_path(const char *prefix, const char *suffix, char *out, size_t size)
 {
     snprintf(out, size, "%s%s", prefix, suffix);
@@ -37,7 +46,10 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
 {
     memset(o, 0, sizeof(*o));
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
-    o->results.fd = o->findings.fd = o->seeds.fd = o->lists.fd = o->reorder.fd = o->preparation.fd = -1;
+    struct table *tables[TABLES];
+    tables_of(o, tables);
+    for (int i = 0; i < TABLES; i++)
+        tables[i]->fd = -1;
     for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
         char path[4200];
         output_path(prefix, suffixes[i], path, sizeof(path));
@@ -85,17 +97,18 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
 
 int output_end_experiment(struct output *o)
 {
-    struct table *tables[] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder, &o->preparation};
+    struct table *tables[TABLES];
+    tables_of(o, tables);
     int failed = 0;
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < TABLES; i++)
         failed |= table_failed(tables[i]);
     if (!failed) {
-        for (int i = 0; i < 6; i++)
+        for (int i = 0; i < TABLES; i++)
             table_commit(tables[i]);
         return 0;
     }
     int first = 0;
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < TABLES; i++) {
         char message[sizeof(o->error)];
         int err = table_rollback(tables[i], message, sizeof(message));
         if (err && !first) {
@@ -109,12 +122,10 @@ int output_end_experiment(struct output *o)
 
 void output_discard(struct output *o)
 {
-    table_discard(&o->results);
-    table_discard(&o->findings);
-    table_discard(&o->seeds);
-    table_discard(&o->lists);
-    table_discard(&o->reorder);
-    table_discard(&o->preparation);
+    struct table *tables[TABLES];
+    tables_of(o, tables);
+    for (int i = 0; i < TABLES; i++)
+        table_discard(tables[i]);
 }
 
 /* A value, or an empty cell for one that was not measured. */
@@ -177,10 +188,8 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
 
 void output_close(struct output *o)
 {
-    table_close(&o->results);
-    table_close(&o->findings);
-    table_close(&o->seeds);
-    table_close(&o->lists);
-    table_close(&o->reorder);
-    table_close(&o->preparation);
+    struct table *tables[TABLES];
+    tables_of(o, tables);
+    for (int i = 0; i < TABLES; i++)
+        table_close(tables[i]);
 }
