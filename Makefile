@@ -33,7 +33,7 @@ all: deps
 
 # The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
 analyzer:
-	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); for (f in list.files("analyze/native", "\\.c$$")) if (is.null(native_library(sub("\\.c$$", "", f)))) quit(status = 1)'
+	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); if (is.null(native_library())) quit(status = 1)'
 
 deps:
 	@libexec/nbhbench-deps

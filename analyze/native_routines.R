@@ -1,45 +1,62 @@
-# The analyzer's C routines (analyze/native/NAME.c, R's .Call interface):
-# compiled with R CMD SHLIB on first use into build/analyze/HASH/NAME.so,
-# HASH the source's, so an edited source is compiled again and worktrees
-# or versions never share a stale library. `make` compiles them ahead.
-# Where they cannot be compiled (no C compiler, build/ not writable) the
-# analysis warns once and goes on with the R code they speed up: the same
-# values, slower.
+# The analyzer's C routines (analyze/native/*.c, R's .Call interface): one
+# library, compiled with R CMD SHLIB on first use into
+# build/analyze/HASH/nbh_analyze.so, HASH that of the sources, so an edited
+# source is compiled again and worktrees or versions never share a stale
+# library. `make` compiles it ahead. Where it cannot be compiled (no C
+# compiler, build/ not writable) the analysis warns once and goes on with
+# the R code the routines speed up: the same values, slower.
 
 NATIVE_LIBRARIES <- new.env()
+NATIVE_NAME <- "nbh_analyze"
 
-# The loaded library of analyze/native/NAME.c (compiled if needed), or NULL
-# if it cannot be had.
-native_library <- function(name, root = Sys.getenv("NBH_ROOT", ".")) {
-  known <- NATIVE_LIBRARIES[[name]]
+# The loaded library of analyze/native/*.c (compiled if needed), or NULL if
+# it cannot be had.
+native_library <- function(root = Sys.getenv("NBH_ROOT", ".")) {
+  known <- NATIVE_LIBRARIES[[root]]
   if (!is.null(known)) return(if (isFALSE(known)) NULL else known)
-  source <- file.path(root, "analyze", "native", paste0(name, ".c"))
+  dir <- file.path(root, "analyze", "native")
   loaded <- tryCatch({
-    hash <- substr(unname(tools::md5sum(source)), 1L, 12L)
-    if (is.na(hash)) stop("no such file")
-    library_file <- file.path(root, "build", "analyze", hash, paste0(name, .Platform$dynlib.ext))
-    if (!file.exists(library_file)) compile_native(source, library_file)
+    sources <- sort(list.files(dir, pattern = "\\.[ch]$", full.names = TRUE))
+    if (!any(grepl("\\.c$", sources))) stop("no C sources in ", dir)
+    hash <- substr(digest_of(sources), 1L, 12L)
+    library_file <- file.path(root, "build", "analyze", hash, paste0(NATIVE_NAME, .Platform$dynlib.ext))
+    if (!file.exists(library_file)) compile_native(sources, library_file)
     dyn.load(library_file)
   }, error = function(e) {
-    nbh_warning(source, " cannot be compiled (", gsub("\n", " ", conditionMessage(e)),
+    nbh_warning(dir, "/*.c cannot be compiled (", gsub("\n", " ", conditionMessage(e)),
                 "); the analysis uses R alone, with the same results, more slowly")
     FALSE
   })
-  NATIVE_LIBRARIES[[name]] <- loaded
+  NATIVE_LIBRARIES[[root]] <- loaded
   if (isFALSE(loaded)) NULL else loaded
+}
+
+# .Call of a routine of the library, or NULL without it.
+call_native <- function(routine, ...) {
+  if (is.null(native_library())) return(NULL)
+  .Call(routine, ..., PACKAGE = NATIVE_NAME)
+}
+
+# One md5 of the files' names and contents.
+digest_of <- function(files) {
+  listing <- tempfile("nbh-sources-")
+  on.exit(unlink(listing))
+  writeLines(paste(basename(files), tools::md5sum(files)), listing)
+  unname(tools::md5sum(listing))
 }
 
 # Compiles in a private directory, then renames into place: analyses that
 # start together never load a half-written library.
-compile_native <- function(source, library_file) {
+compile_native <- function(sources, library_file) {
   work <- tempfile("nbh-native-")
   dir.create(work)
   on.exit(unlink(work, recursive = TRUE))
-  file.copy(source, work)
+  file.copy(sources, work)
   built <- file.path(work, basename(library_file))
+  c_files <- file.path(work, basename(grep("\\.c$", sources, value = TRUE)))
   # -ffp-contract=off: no fused multiply-add, so the C arithmetic is R's, bit for bit.
   log <- suppressWarnings(system2(file.path(R.home("bin"), "R"), c("CMD", "SHLIB", "-o", shQuote(built),
-                                  shQuote(file.path(work, basename(source)))), stdout = TRUE, stderr = TRUE,
+                                  shQuote(c_files)), stdout = TRUE, stderr = TRUE,
                                   env = "PKG_CFLAGS='-ffp-contract=off -Wall -Wextra -Werror'"))
   if (!file.exists(built)) {
     errors <- grep("error:", log, value = TRUE)

@@ -56,12 +56,11 @@ count_sorted <- function(sg, bound, inclusive) {
 # (analyze/native/tukey_medians.c) instead of R's full sort of the rows;
 # from tukey_medians_sorted itself where the C cannot be compiled.
 tukey_medians <- function(id, x) {
-  if (is.null(native_library("tukey_medians"))) {
-    sg <- sorted_groups(data.table(id = id, x = x), "x", "id")
-    kept <- tukey_medians_sorted(sg)
-    return(data.table(id = id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n))
-  }
-  setDT(.Call("nbh_tukey_medians", id, x, PACKAGE = "tukey_medians"))
+  m <- call_native("nbh_tukey_medians", id, x)
+  if (!is.null(m)) return(setDT(m))
+  sg <- sorted_groups(data.table(id = id, x = x), "x", "id")
+  kept <- tukey_medians_sorted(sg)
+  data.table(id = id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n)
 }
 
 # Per group: the `by` columns, n, q1, q3, lower and upper bound.

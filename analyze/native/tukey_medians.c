@@ -7,13 +7,12 @@
  *
  * .Call("nbh_tukey_medians", id, seconds): id integer >= 0, seconds double,
  * no NA. Returns list(id, median, n): per id present, ascending, the median
- * of the n times kept. */
+ * of the n times kept. results_file.c calls run_medians_of on the rows it
+ * reads. */
+#include <limits.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
-#include <R.h>
-#include <Rinternals.h>
-#include <R_ext/Rdynload.h>
+#include "nbh_analyze.h"
 
 /* Quantile type 7 of the sorted s[0..n-1], as stats::quantile and
  * quantile7_sorted compute it (h = (n - 1) p + 1, interpolated only between
@@ -48,20 +47,27 @@ SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
     }
     R_xlen_t rows = XLENGTH(id_);
     const int *id = INTEGER(id_);
-    const double *seconds = REAL(seconds_);
     int max_id = -1;
     for (R_xlen_t i = 0; i < rows; i++) {
         if (id[i] == NA_INTEGER || id[i] < 0) error("nbh_tukey_medians: id %d is not an experiment id", id[i]);
         if (id[i] > max_id) max_id = id[i];
     }
     if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
+    R_xlen_t *rows_of_id = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
+    memset(rows_of_id, 0, ((size_t)max_id + 1) * sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) rows_of_id[id[i]]++;
+    return run_medians_of(id, REAL(seconds_), rows, max_id, rows_of_id);
+}
+
+SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
+                    const R_xlen_t *rows_of_id) {
+    /* Bucket k holds the times of id k: sorted[start[k] .. start[k + 1] - 1]. */
     R_xlen_t *start = (R_xlen_t *)R_alloc((size_t)max_id + 2, sizeof(R_xlen_t));
-    memset(start, 0, ((size_t)max_id + 2) * sizeof(R_xlen_t));
-    for (R_xlen_t i = 0; i < rows; i++) start[id[i] + 1]++;
+    start[0] = 0;
     int groups = 0;
     for (int k = 0; k <= max_id; k++) {
-        if (start[k + 1] > 0) groups++;
-        start[k + 1] += start[k];
+        if (rows_of_id[k] > 0) groups++;
+        start[k + 1] = start[k] + rows_of_id[k];
     }
     double *sorted = (double *)R_alloc((size_t)rows + 1, sizeof(double));
     R_xlen_t *next = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
@@ -98,13 +104,4 @@ SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
     setAttrib(out, R_NamesSymbol, names);
     UNPROTECT(2);
     return out;
-}
-
-static const R_CallMethodDef routines[] = {
-    {"nbh_tukey_medians", (DL_FUNC)(void (*)(void))nbh_tukey_medians, 2},  /* void (*)(void): the cast -Wextra allows */
-    {NULL, NULL, 0}};
-
-void R_init_tukey_medians(DllInfo *info) {
-    R_registerRoutines(info, NULL, routines, NULL, NULL);
-    R_useDynamicSymbols(info, FALSE);
 }

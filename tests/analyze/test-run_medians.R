@@ -33,7 +33,73 @@ test_that("the analyzer's one-sort reduction of a run equals run_medians(tukey_f
   m <- reduce_run(data.table(run_id = "r1", state = "done"), archive)
   x <- fread(file.path(archive$dir, "results", "r1.results.csv"))[, .(id, seconds)]   # as written
   ref <- run_medians(tukey_filter(x))
-  for (col in c("id", "median", "n")) expect_identical(m[[col]], ref[[col]])
+  for (col in c("id", "n")) expect_identical(m[[col]], ref[[col]])
+  # read in C, correctly rounded; fread's long double may differ in the last bit
+  expect_equal(m$median, ref$median, tolerance = 1e-15)
   expect_equal(m$id, c(2L, 4L, 9L))
   expect_lt(m$n[2], 30L)     # the 9x value of experiment 4 is gone
+})
+
+# An archive of one run whose results file has the given lines (after
+# the 4-column header unless header is given), experiments ids 0..n - 1 with nrep.
+results_archive <- function(lines, nrep, header = "id,rep,seconds,work_seconds") {
+  archive <- list(dir = tempfile("archive-"), experiments = data.table(id = seq_along(nrep) - 1L, nrep = nrep))
+  dir.create(file.path(archive$dir, "results"), recursive = TRUE)
+  archive$file <- file.path(archive$dir, "results", "r1.results.csv")
+  writeLines(c(header, lines), archive$file)
+  archive
+}
+
+test_that("a clean results file is read in C: every time the double nearest its decimal", {
+  set.seed(41)
+  n <- 2000
+  mantissa <- sample(1e9:(1e10 - 1), n)          # the kernel's %.9e: 10 digits
+  power <- sample(c(3:12, -1:0), n, replace = TRUE)
+  kernel <- sprintf("%d.%se%s%02d", mantissa %/% 1e9, substring(sprintf("%010.0f", mantissa), 2),
+                    ifelse(power > 0, "-", "+"), abs(power))
+  nearest <- mantissa / 10^(power + 9)           # both exact: IEEE division rounds once
+  doubles <- runif(300, 1e-7, 1e-2)              # 17 digits: beyond the fast path (strtod)
+  other <- c("0.0000123", "12e-6", "1.5E+00", "7", "0.5e-3", "000.25")
+  other_value <- c(1.23e-5, 12e-6, 1.5, 7, 0.5e-3, 0.25)
+  times <- c(kernel, sprintf("%.17g", doubles), other)
+  archive <- results_archive(sprintf("%d,0,%s,%s", seq_along(times) - 1L, times, rev(times)), rep(1L, length(times)))
+  expect_false(is.null(call_native("nbh_read_run_medians", archive$file, nrep_of_id(archive$experiments))))
+  m <- reduce_run(list(run_id = "r1", state = "done"), archive)   # nrep 1: the median is the time
+  expect_identical(m$id, seq_along(times) - 1L)
+  expect_identical(m$median, c(nearest, doubles, other_value))
+  expect_identical(m$n, rep(1L, length(times)))
+})
+
+test_that("a results file that is not clean is left to read_results, which says what is wrong", {
+  good <- c("0,0,1.000000000e-05,0", "0,1,2.000000000e-05,0", "1,0,3.000000000e-05,0")
+  nrep <- c(2L, 1L)
+  native <- function(a) call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments))
+  expect_false(is.null(native(results_archive(good, nrep))))
+  expect_false(is.null(native(results_archive(sub(",0$", "", good), nrep, "id,rep,seconds"))))
+  unclean <- list(
+    "another header" = results_archive(good, nrep, "id,repetition,seconds,work_seconds"),
+    "no header" = results_archive(good[-1], nrep, character()),
+    "header only" = results_archive(character(), nrep),
+    "a zero time" = results_archive(c(good[-3], "1,0,0,0"), nrep),
+    "a negative time" = results_archive(c(good[-3], "1,0,-3e-05,0"), nrep),
+    "an infinite time" = results_archive(c(good[-3], "1,0,1e400,0"), nrep),
+    "NA" = results_archive(c(good[-3], "1,0,NA,0"), nrep),
+    "a missing field" = results_archive(c(good[-3], "1,0,3e-05"), nrep),
+    "an extra field" = results_archive(c(good[-3], "1,0,3e-05,0,9"), nrep),
+    "a space" = results_archive(c(good[-3], "1,0, 3e-05,0"), nrep),
+    "CRLF" = results_archive(paste0(good, "\r"), nrep),
+    "an unknown experiment" = results_archive(c(good, "2,0,3e-05,0"), nrep),
+    "too few rows" = results_archive(good[-2], nrep),
+    "too many rows" = results_archive(c(good, "0,2,4e-05,0"), nrep))
+  for (what in names(unclean)) expect_null(native(unclean[[what]]), label = what)
+  cut <- results_archive(good, nrep)
+  cat("1,1,4.0000", file = cut$file, append = TRUE)   # no newline: a cut line
+  expect_null(native(cut))
+  expect_warning(m <- reduce_run(list(run_id = "r1", state = "done"), cut), "cut line")
+  expect_equal(m$median, c(1.5e-05, 3e-05))
+  expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["a zero time"]]), "malformed")
+  expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["too few rows"]]), "another number of rows")
+  missing <- list(dir = tempfile(), experiments = data.table(id = 0L, nrep = 1L))
+  expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L))
+  expect_warning(reduce_run(list(run_id = "r1", state = "done"), missing), "no results file")
 })

@@ -1,0 +1,20 @@
+/* The analyzer's C routines (the .c files of analyze/native/): one library,
+ * loaded by analyze/native_routines.R. Each speeds up an R function that
+ * stays the reference (named in its file); register.c lists them for .Call. */
+#ifndef NBH_ANALYZE_H
+#define NBH_ANALYZE_H
+#include <R.h>
+#include <Rinternals.h>
+
+/* tukey_medians.c */
+SEXP nbh_tukey_medians(SEXP id, SEXP seconds);
+/* The run medians of rows (id[i], seconds[i]), i < rows, every id in
+ * 0..max_id, as list(id, median, n); rows_of_id[k] is how many rows have
+ * id k (length max_id + 1). */
+SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
+                    const R_xlen_t *rows_of_id);
+
+/* results_file.c */
+SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id);
+
+#endif

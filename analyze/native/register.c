@@ -1,0 +1,16 @@
+/* The .Call entry points of the analyzer's library (nbh_analyze.h). */
+#include <R_ext/Rdynload.h>
+#include "nbh_analyze.h"
+
+/* (void (*)(void)): the cast from a function pointer that -Wextra allows. */
+#define ROUTINE(name, args) {#name, (DL_FUNC)(void (*)(void))name, args}
+
+static const R_CallMethodDef routines[] = {
+    ROUTINE(nbh_tukey_medians, 2),
+    ROUTINE(nbh_read_run_medians, 2),
+    {NULL, NULL, 0}};
+
+void R_init_nbh_analyze(DllInfo *info) {
+    R_registerRoutines(info, NULL, routines, NULL, NULL);
+    R_useDynamicSymbols(info, FALSE);
+}

@@ -1,0 +1,186 @@
+/* The run medians of one results file, read in C: read_results (analyze/
+ * read_results.R) and then tukey_medians, in one pass over the bytes
+ * instead of fread's table and R's checks. For a clean file, which is what
+ * the kernel writes; anything else gives NULL, and R reads that file with
+ * read_results, whose warnings say what is wrong with it.
+ *
+ * Clean (docs/archive.md, results/RUN.results.csv): the header
+ * id,rep,seconds or id,rep,seconds,work_seconds, then at least one line,
+ * each ending in '\n': an experiment id and a repetition (digits), the
+ * time (a positive decimal number: digits, an optional fraction, an
+ * optional exponent) and, after the 4-column header, the busy work's time
+ * (such a number, or zero). Every id is an experiment of the archive
+ * (nrep_of_id > 0) and has exactly nrep rows.
+ *
+ * A time is the double nearest its decimal, as strtod gives it: the
+ * digits as an integer, times or divided by an exact power of ten (one
+ * rounding; Clinger's fast path), or strtod itself where that is not exact.
+ * fread rounds through long double instead, so that a time may differ from
+ * fread's in its last bit (a relative 1e-16).
+ *
+ * .Call("nbh_read_run_medians", file, nrep_of_id): file a path; element
+ * k + 1 of nrep_of_id (integer) the nrep of experiment id k, 0 where there
+ * is none. Returns list(id, median, n) as nbh_tukey_medians, or NULL. */
+#include <float.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "nbh_analyze.h"
+
+static const double POWERS_OF_TEN[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                       1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+#define EXACT_POWER 22                     /* 10^22 is the largest power of ten a double holds exactly */
+#define EXACT_INTEGER (UINT64_C(1) << 53)  /* and 2^53 the largest integer with all below it */
+
+static int is_digit(char c) { return (unsigned char)(c - '0') < 10; }
+
+/* Digits at p, at most 9 (an int). Returns the end, or NULL. */
+static const char *parse_count(const char *p, int *value) {
+    int v = 0, digits = 0;
+    for (; is_digit(*p); p++) {
+        if (++digits > 9) return NULL;
+        v = 10 * v + (*p - '0');
+    }
+    if (!digits) return NULL;
+    *value = v;
+    return p;
+}
+
+/* The kernel's "%.9e" at p (d.ddddddddde-dd, or e+dd), as parse_decimal
+ * reads it, in a few steps; NULL for any other text. */
+static const char *parse_kernel_format(const char *p, double *value) {
+    if (!is_digit(p[0]) || p[1] != '.') return NULL;
+    uint64_t mantissa = (uint64_t)(p[0] - '0');
+    for (int i = 2; i < 11; i++) {   /* stops at the '\n' or the '\0' after the file */
+        if (!is_digit(p[i])) return NULL;
+        mantissa = 10 * mantissa + (uint64_t)(p[i] - '0');
+    }
+    if (p[11] != 'e' || (p[12] != '-' && p[12] != '+') || !is_digit(p[13]) || !is_digit(p[14]) || is_digit(p[15])) {
+        return NULL;
+    }
+    int power = 10 * (p[13] - '0') + (p[14] - '0');
+    int exponent = (p[12] == '-' ? -power : power) - 9;
+    if (exponent < -EXACT_POWER || exponent > EXACT_POWER) return NULL;
+    double m = (double)mantissa;   /* exact, and so is the power: one rounding */
+    *value = exponent < 0 ? m / POWERS_OF_TEN[-exponent] : m * POWERS_OF_TEN[exponent];
+    return p + 15;
+}
+
+/* A non-negative decimal number at p: digits [. digits] [e|E [+|-] digits],
+ * with at least one digit before the exponent and at most 4 in it. Returns
+ * the end and the nearest double in *value, or NULL. */
+static const char *parse_decimal(const char *p, double *value) {
+    const char *fast = parse_kernel_format(p, value);
+    if (fast) return fast;
+    const char *start = p;
+    uint64_t mantissa = 0;
+    int digits = 0, significant = 0, exponent = 0;
+    for (int fraction = 0; fraction < 2; fraction++) {
+        for (; is_digit(*p); p++) {
+            int d = *p - '0';
+            digits++;
+            exponent -= fraction;
+            if (mantissa || d) {   /* leading zeros are not significant */
+                significant++;
+                mantissa = 10 * mantissa + (uint64_t)d;   /* wraps past 19 digits: strtod then */
+            }
+        }
+        if (fraction || *p != '.') break;
+        p++;
+    }
+    if (!digits) return NULL;
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        int negative = *p == '-', power = 0, power_digits = 0;
+        if (*p == '-' || *p == '+') p++;
+        for (; is_digit(*p); p++) {
+            if (++power_digits > 4) return NULL;
+            power = 10 * power + (*p - '0');
+        }
+        if (!power_digits) return NULL;
+        exponent += negative ? -power : power;
+    }
+    if (significant <= 19 && mantissa <= EXACT_INTEGER && exponent >= -EXACT_POWER && exponent <= EXACT_POWER) {
+        double m = (double)mantissa;   /* exact, and so is the power: one rounding */
+        *value = exponent < 0 ? m / POWERS_OF_TEN[-exponent] : m * POWERS_OF_TEN[exponent];
+        return p;
+    }
+    char *end;
+    *value = strtod(start, &end);   /* R keeps LC_NUMERIC "C": '.' is the decimal point */
+    return end == p ? p : NULL;
+}
+
+/* The file of `size` bytes, mapped read-only (munmap it), or NULL. */
+static char *map_whole(const char *path, size_t size) {
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) return NULL;
+    struct stat st;
+    void *bytes = MAP_FAILED;
+    if (fstat(fd, &st) == 0 && (size_t)st.st_size == size) {
+        bytes = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    }
+    close(fd);
+    return bytes == MAP_FAILED ? NULL : bytes;
+}
+
+static int starts_with(const char *p, const char *prefix) { return strncmp(p, prefix, strlen(prefix)) == 0; }
+
+/* The rows of the file's bytes (ending in '\n') into id[], seconds[] and
+ * rows_of_id[], and their number; -1 if the file is not clean. */
+static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int max_id, int *id, double *seconds,
+                           R_xlen_t *rows_of_id) {
+    int work_column;
+    if (starts_with(p, "id,rep,seconds\n")) work_column = 0;
+    else if (starts_with(p, "id,rep,seconds,work_seconds\n")) work_column = 1;
+    else return -1;
+    p = strchr(p, '\n') + 1;
+    R_xlen_t rows = 0;
+    while (p < end) {
+        R_xlen_t i = rows++;
+        int rep;
+        double work;
+        if (!(p = parse_count(p, &id[i])) || *p != ',' || !(p = parse_count(p + 1, &rep)) || *p != ',' ||
+            !(p = parse_decimal(p + 1, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) {
+            return -1;
+        }
+        if (work_column && (*p != ',' || !(p = parse_decimal(p + 1, &work)) || !(work <= DBL_MAX))) return -1;
+        if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0) return -1;
+        rows_of_id[id[i]]++;
+    }
+    for (int k = 0; k <= max_id; k++) {
+        if (rows_of_id[k] && rows_of_id[k] != nrep[k]) return -1;
+    }
+    return rows;
+}
+
+SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_) {
+    if (!isString(file_) || XLENGTH(file_) != 1 || !isInteger(nrep_of_id_) || XLENGTH(nrep_of_id_) < 1 ||
+        XLENGTH(nrep_of_id_) > INT_MAX) {
+        error("nbh_read_run_medians: a file name and the nrep of every experiment id expected");
+    }
+    const int *nrep = INTEGER(nrep_of_id_);
+    int max_id = (int)(XLENGTH(nrep_of_id_) - 1);
+    const char *path = R_ExpandFileName(translateChar(STRING_ELT(file_, 0)));
+    struct stat st;
+    if (stat(path, &st) != 0 || st.st_size <= 0) return R_NilValue;
+    size_t size = (size_t)st.st_size;
+    /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
+    R_xlen_t capacity = (R_xlen_t)(size / 6) + 1;
+    int *id = (int *)R_alloc((size_t)capacity, sizeof(int));
+    double *seconds = (double *)R_alloc((size_t)capacity, sizeof(double));
+    R_xlen_t *rows_of_id = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
+    memset(rows_of_id, 0, ((size_t)max_id + 1) * sizeof(R_xlen_t));
+
+    char *bytes = map_whole(path, size);
+    if (!bytes) return R_NilValue;
+    /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
+    R_xlen_t rows = bytes[size - 1] == '\n' ? parse_rows(bytes, bytes + size, nrep, max_id, id, seconds, rows_of_id)
+                                            : -1;
+    munmap(bytes, size);
+    return rows > 0 ? run_medians_of(id, seconds, rows, max_id, rows_of_id) : R_NilValue;
+}
