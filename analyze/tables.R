@@ -24,7 +24,12 @@ test_table <- function(result) {
     value[!same] <- NA
     set(out, j = p, value = value)
     if (all(same)) next
-    piece <- function(v) ifelse(same | is.na(v), "", paste0(p, "=", v))
+    piece <- function(v) {
+      differs <- which(!same & !is.na(v))
+      text <- character(length(v))
+      text[differs] <- paste0(p, "=", v[differs])
+      text
+    }
     a_pieces[[p]] <- piece(a[[p]])
     b_pieces[[p]] <- piece(b[[p]])
   }
@@ -44,9 +49,13 @@ test_table <- function(result) {
 
 # "p=v,q=w" from a list of per-parameter columns of "p=v" or "".
 join_pieces <- function(pieces, n) {
-  if (!length(pieces)) return(rep("", n))
-  x <- do.call(paste, c(unname(pieces), sep = ","))
-  gsub("^,+|,+$", "", gsub(",{2,}", ",", x))
+  joined <- character(n)
+  for (piece in pieces) {
+    some <- which(nzchar(piece))
+    first <- !nzchar(joined[some])
+    joined[some] <- paste0(joined[some], ifelse(first, "", ","), piece[some])
+  }
+  joined
 }
 
 # One row per guideline and context (the run parameters both sides share;

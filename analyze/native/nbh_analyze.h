@@ -17,4 +17,7 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
 /* results_file.c */
 SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id);
 
+/* rank_sum_test.c */
+SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both);
+
 #endif

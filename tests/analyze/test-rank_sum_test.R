@@ -46,3 +46,23 @@ test_that("unequal sample sizes (missing runs on one side) and single values", {
   expect_identical(r$p_x_right, vapply(cases, function(c) p_ref(c$x, c$y), 0))
   expect_equal(r$p_x_right[1], 1 / choose(13, 5))
 })
+
+test_that("the C routine gives rank_sum_test_sorted's values, bit for bit, rows in any order", {
+  set.seed(45)
+  cases <- c(lapply(1:200, function(i) list(x = rlnorm(sample(1:49, 1)), y = rlnorm(sample(1:49, 1)))),
+             lapply(1:100, function(i) list(x = round(rnorm(sample(1:40, 1), 0.3), 1), y = round(rnorm(sample(1:40, 1)), 1))),
+             lapply(1:50, function(i) list(x = rnorm(sample(50:80, 1), 0.2), y = rnorm(sample(1:80, 1)))),
+             list(list(x = 1, y = numeric()), list(x = numeric(), y = numeric())))
+  d <- rbindlist(lapply(seq_along(cases), function(i) {
+    n <- c(length(cases[[i]]$x), length(cases[[i]]$y))
+    data.table(test = rep(i, sum(n)), value = c(cases[[i]]$x, cases[[i]]$y), is_x = rep(c(TRUE, FALSE), n))
+  }))
+  d <- d[sample(.N)]
+  for (both in c(TRUE, FALSE)) {
+    expect_false(is.null(call_native("nbh_rank_sum_test", d$test, d$value, d$is_x, length(cases), both)))
+    expect_identical(rank_sum_test(d, length(cases), both), rank_sum_test_sorted(d, length(cases), both))
+  }
+  expect_identical(nrow(rank_sum_test(d[0], 0L)), 0L)
+  expect_error(call_native("nbh_rank_sum_test", 3L, 1, TRUE, 2L, TRUE), "not in 1..2")
+  expect_null(call_native("nbh_rank_sum_test", 1:2, c(1, NA), c(TRUE, FALSE), 2L, TRUE))
+})
