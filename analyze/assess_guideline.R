@@ -54,9 +54,9 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   tests[, c("a_rest", "b_rest") := NULL]
   # Rank-sum tests of all pairs at once.
   alike <- identical(guideline$relation, "~")
-  rs <- rank_sum_test(data.table(test = c(rep(tests$test, tests$runs_a), rep(tests$test, tests$runs_b)),
-                                 value = c(a_values, b_values),
-                                 is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
+  rs <- rank_sum_test(list(test = c(rep(tests$test, tests$runs_a), rep(tests$test, tests$runs_b)),
+                           value = c(a_values, b_values),
+                           is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
                       nrow(tests), both = alike)
   verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)
   tests[, `:=`(ratio = median_a / median_b, p_value = rs$p_x_right, slower = "a")]

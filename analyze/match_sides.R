@@ -22,17 +22,20 @@ match_sides <- function(cells, a, b, params, what = "guideline") {
   fixed <- union(names(a), names(b))
   if (any(c("deployment", "nprocs") %in% fixed)) fixed <- union(fixed, c("deployment", "nprocs"))
   free <- setdiff(params, fixed)
-  # Cells with the same parameters not applying are joined in one go.
+  # Cells with the same parameters not applying are joined in one go. A
+  # pattern is the sum of 2^(k - 1) over the free parameters k that are NA.
+  bit <- 2^(seq_along(free) - 1L)
   na_pattern <- function(x) {
-    if (!length(free)) return(rep("", nrow(x)))
-    do.call(paste0, lapply(free, function(p) as.integer(is.na(x[[p]]))))
+    code <- numeric(nrow(x))
+    for (k in seq_along(free)) code <- code + is.na(x[[free[k]]]) * bit[k]
+    code
   }
   A[, pattern := na_pattern(A)]
   B[, pattern := na_pattern(B)]
   pairs <- list()
   for (pa in unique(A$pattern)) {
     for (pb in unique(B$pattern)) {
-      not_na <- function(p) if (nzchar(p)) strsplit(p, "")[[1]] == "0" else logical()
+      not_na <- function(code) (code %/% bit) %% 2 == 0
       key <- free[not_na(pa) & not_na(pb)]
       x <- A[pattern == pa, c("cell", key), with = FALSE]
       y <- B[pattern == pb, c("cell", key), with = FALSE]

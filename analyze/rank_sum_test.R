@@ -8,11 +8,12 @@
 # samples have fewer than 50 values and there are no ties, otherwise the
 # normal approximation with continuity correction and tie correction.
 #
-# d: data.table(test, value, is_x) with test an integer 1..T.
+# d: data.table(test, value, is_x), or a list of the three, with test an
+# integer 1..T.
 # Returns data.table(test, n_x, n_y, W, exact, p_x_right, p_y_right), where W is
 # the statistic of wilcox.test(x, y): the rank sum of x minus n_x (n_x + 1) / 2.
 
-rank_sum_test <- function(d, n_tests = if (nrow(d)) max(d$test) else 0L, both = TRUE) {
+rank_sum_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, both = TRUE) {
   r <- call_native("nbh_rank_sum_test", as.integer(d$test), as.double(d$value), as.logical(d$is_x),
                    as.integer(n_tests), isTRUE(both))
   if (is.null(r)) rank_sum_test_sorted(d, n_tests, both) else setDT(r)
@@ -20,7 +21,7 @@ rank_sum_test <- function(d, n_tests = if (nrow(d)) max(d$test) else 0L, both = 
 
 # The same in R, on every (test, value) row at once, sorted: the reference
 # of the C routine (analyze/native/rank_sum_test.c), and what runs without it.
-rank_sum_test_sorted <- function(d, n_tests = if (nrow(d)) max(d$test) else 0L, both = TRUE) {
+rank_sum_test_sorted <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, both = TRUE) {
   o <- order(d$test, d$value, method = "radix")
   test <- d$test[o]
   value <- d$value[o]

@@ -57,14 +57,19 @@ median_resample_pmf <- function(n) {
 # log((x_i + x_j) / 2) over the resample-median's distribution. Medians of
 # probability below 1e-9 (far from the middle; 1e-7 of the mass at n = 30)
 # are left out. The logs are taken relative to each cell's median, which
-# keeps them small beside their variance.
+# keeps them small beside their variance. In C where it can be
+# (analyze/native/log_median_var.c: the same values, a column at a time).
 log_median_var_matrix <- function(x) {
-  n <- nrow(x)
-  d <- median_resample_pmf(n)
+  d <- median_resample_pmf(nrow(x))
   keep <- d$p > 1e-9
-  i <- d$i[keep]
-  j <- d$j[keep]
   p <- d$p[keep] / sum(d$p[keep])
+  call_native("nbh_log_median_var", x, d$i[keep], d$j[keep], p) %||% weighted_log_var(x, d$i[keep], d$j[keep], p)
+}
+
+# The weighted variance of log((x_i + x_j) / (2 median)) of every column,
+# in R: the reference of the C routine.
+weighted_log_var <- function(x, i, j, p) {
+  n <- nrow(x)
   middle <- x[(n + 1L) %/% 2L, ] / 2 + x[n %/% 2L + 1L, ] / 2
   v <- log((x[i, , drop = FALSE] + x[j, , drop = FALSE]) / rep(2 * middle, each = length(p)))
   mean <- colSums(p * v)

@@ -20,4 +20,7 @@ SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id);
 /* rank_sum_test.c */
 SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both);
 
+/* log_median_var.c */
+SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
+
 #endif

@@ -83,3 +83,18 @@ test_that("every test of an analysis has the interval of its own ratio", {
                  c(f$ratio, f$ratio_ci_low, f$ratio_ci_high))
   }
 })
+
+test_that("the C routine gives weighted_log_var's values, bit for bit", {
+  set.seed(46)
+  for (n in c(2L, 3L, 10L, 29L, 30L, 31L)) {
+    x <- apply(matrix(rlnorm(n * 200, -11, 0.1), nrow = n), 2, sort)
+    d <- median_resample_pmf(n)
+    keep <- d$p > 1e-9
+    p <- d$p[keep] / sum(d$p[keep])
+    native <- call_native("nbh_log_median_var", x, d$i[keep], d$j[keep], p)
+    expect_false(is.null(native))
+    expect_identical(native, weighted_log_var(x, d$i[keep], d$j[keep], p))
+    expect_identical(log_median_var_matrix(x), native)
+  }
+  expect_error(call_native("nbh_log_median_var", matrix(1, 2, 2), 3L, 1L, 1), "not in 1..2")
+})
