@@ -2,8 +2,8 @@
  * rank_sum_test_sorted, bit for bit, test by test instead of R's radix
  * order of every (test, value) row and running sums over all of them.
  * Ranks, W and the tie term are integers or halves, exact in doubles; the
- * p-values come from the same pwilcox and pnorm that R's call, with the same
- * arithmetic on the same operands.
+ * p-values are R's pwilcox (from a table of its partial sums, see
+ * upper_tail) and pnorm, with the same arithmetic on the same operands.
  *
  * .Call("nbh_rank_sum_test", test, value, is_x, n_tests, both): test
  * integer 1..n_tests, value double (no NA), is_x logical, both logical.
@@ -17,6 +17,43 @@ typedef struct {
     double value;
     int is_x;
 } row_t;
+
+/* pwilcox(q, m, n, lower.tail = FALSE) from its partial sums, computed once
+ * per (m, n): partial[k] = dwilcox(0) + ... + dwilcox(k), added in the order
+ * pwilcox adds them (each term is its cwilcox(i) / choose(m + n, n)), so
+ * that every value is the one pwilcox returns, for O(1) instead of O(q). */
+typedef struct {
+    int m, n;
+    double *partial;   /* k = 0 .. m n / 2 */
+} wilcox_table_t;
+
+#define WILCOX_TABLES 8
+
+static double upper_tail(const wilcox_table_t *t, double q) {
+    double mn = (double)t->m * t->n;
+    q = floor(q + 1e-7);
+    if (q < 0) return 1;
+    if (q >= mn) return 0;
+    if (q <= mn / 2) return 0.5 - t->partial[(R_xlen_t)q] + 0.5;
+    q = mn - q;   /* the shorter sum, of the lower tail */
+    return t->partial[(R_xlen_t)q - 1];
+}
+
+/* pwilcox(q, m, n, FALSE, FALSE), from the table of (m, n) if there is room for it. */
+static double wilcox_upper(wilcox_table_t *tables, int *count, double q, int m, int n) {
+    for (int k = 0; k < *count; k++) {
+        if (tables[k].m == m && tables[k].n == n) return upper_tail(&tables[k], q);
+    }
+    if (*count == WILCOX_TABLES) return pwilcox(q, m, n, FALSE, FALSE);
+    wilcox_table_t *t = &tables[(*count)++];
+    int half = (m * n) / 2;
+    t->m = m;
+    t->n = n;
+    t->partial = (double *)R_alloc((size_t)half + 1, sizeof(double));
+    double p = 0;
+    for (int i = 0; i <= half; i++) t->partial[i] = p += dwilcox(i, m, n, FALSE);
+    return upper_tail(t, q);
+}
 
 static void sort_rows(row_t *r, int n) {
     for (int i = 1; i < n; i++) {   /* insertion sort: a test has 2 x nrun rows, usually 20..100 */
@@ -60,6 +97,8 @@ SEXP nbh_rank_sum_test(SEXP test_, SEXP value_, SEXP is_x_, SEXP n_tests_, SEXP 
     int *out_exact = LOGICAL(SET_VECTOR_ELT(out, 4, allocVector(LGLSXP, n_tests)));
     double *p_x = REAL(SET_VECTOR_ELT(out, 5, allocVector(REALSXP, n_tests)));
     double *p_y = REAL(SET_VECTOR_ELT(out, 6, allocVector(REALSXP, n_tests)));
+    wilcox_table_t tables[WILCOX_TABLES];
+    int table_count = 0;
     for (int t = 1; t <= n_tests; t++) {
         R_xlen_t size = start[t + 1] - start[t];
         if (size > INT_MAX) error("nbh_rank_sum_test: test %d has too many values", t);
@@ -87,8 +126,8 @@ SEXP nbh_rank_sum_test(SEXP test_, SEXP value_, SEXP is_x_, SEXP n_tests_, SEXP 
         p_x[t - 1] = p_y[t - 1] = NA_REAL;
         if (nx == 0 || ny == 0) continue;
         if (exact) {
-            p_x[t - 1] = pwilcox(w - 1, nx, ny, FALSE, FALSE);
-            if (both) p_y[t - 1] = pwilcox((double)(nx * ny) - w - 1, ny, nx, FALSE, FALSE);
+            p_x[t - 1] = wilcox_upper(tables, &table_count, w - 1, nx, ny);
+            if (both) p_y[t - 1] = wilcox_upper(tables, &table_count, (double)(nx * ny) - w - 1, ny, nx);
         } else {
             int all = nx + ny;
             double sigma =
