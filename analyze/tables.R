@@ -26,8 +26,9 @@ test_table <- function(result) {
     if (all(same)) next
     piece <- function(v) {
       differs <- which(!same & !is.na(v))
+      levels <- unique(v[differs])   # a few values, many rows: each value made text once
       text <- character(length(v))
-      text[differs] <- paste0(p, "=", v[differs])
+      text[differs] <- paste0(p, "=", levels)[match(v[differs], levels)]
       text
     }
     a_pieces[[p]] <- piece(a[[p]])

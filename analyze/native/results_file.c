@@ -51,18 +51,42 @@ static const char *parse_count(const char *p, int *value) {
     return p;
 }
 
-/* The kernel's "%.9e" at p (d.ddddddddde-dd, or e+dd), as parse_decimal
- * reads it, in a few steps; NULL for any other text. */
-static const char *parse_kernel_format(const char *p, double *value) {
-    if (!is_digit(p[0]) || p[1] != '.') return NULL;
-    uint64_t mantissa = (uint64_t)(p[0] - '0');
-    for (int i = 2; i < 11; i++) {   /* stops at the '\n' or the '\0' after the file */
-        if (!is_digit(p[i])) return NULL;
-        mantissa = 10 * mantissa + (uint64_t)(p[i] - '0');
+/* The 8 digits at p as an integer, or -1 if they are not all digits: eight
+ * bytes at once (SWAR), as simdjson parses them, on a little-endian CPU. */
+static int64_t eight_digits(const char *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t v;
+    memcpy(&v, p, sizeof v);
+    if (((v & 0xF0F0F0F0F0F0F0F0u) | (((v + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) >> 4)) !=
+        0x3333333333333333u) {
+        return -1;   /* a byte outside '0'..'9' */
     }
-    if (p[11] != 'e' || (p[12] != '-' && p[12] != '+') || !is_digit(p[13]) || !is_digit(p[14]) || is_digit(p[15])) {
+    v -= 0x3030303030303030u;
+    v = v * 10 + (v >> 8);
+    v = ((v & 0x000000FF000000FFu) * (100 + (UINT64_C(1000000) << 32)) +
+         ((v >> 16) & 0x000000FF000000FFu) * (1 + (UINT64_C(10000) << 32))) >> 32;
+    return (int64_t)v;
+#else
+    int64_t v = 0;
+    for (int i = 0; i < 8; i++) {
+        if (!is_digit(p[i])) return -1;
+        v = 10 * v + (p[i] - '0');
+    }
+    return v;
+#endif
+}
+
+/* The kernel's "%.9e" at p (d.ddddddddde-dd, or e+dd), as parse_decimal
+ * reads it, in a few steps; NULL for any other text, or fewer than 16
+ * bytes before end. */
+static const char *parse_kernel_format(const char *p, const char *end, double *value) {
+    if (end - p < 16 || !is_digit(p[0]) || p[1] != '.' || !is_digit(p[10])) return NULL;
+    int64_t middle = eight_digits(p + 2);
+    if (middle < 0 || p[11] != 'e' || (p[12] != '-' && p[12] != '+') || !is_digit(p[13]) || !is_digit(p[14]) ||
+        is_digit(p[15])) {
         return NULL;
     }
+    uint64_t mantissa = (uint64_t)(p[0] - '0') * 1000000000u + (uint64_t)middle * 10 + (uint64_t)(p[10] - '0');
     int power = 10 * (p[13] - '0') + (p[14] - '0');
     int exponent = (p[12] == '-' ? -power : power) - 9;
     if (exponent < -EXACT_POWER || exponent > EXACT_POWER) return NULL;
@@ -74,8 +98,8 @@ static const char *parse_kernel_format(const char *p, double *value) {
 /* A non-negative decimal number at p: digits [. digits] [e|E [+|-] digits],
  * with at least one digit before the exponent and at most 4 in it. Returns
  * the end and the nearest double in *value, or NULL. */
-static const char *parse_decimal(const char *p, double *value) {
-    const char *fast = parse_kernel_format(p, value);
+static const char *parse_decimal(const char *p, const char *end, double *value) {
+    const char *fast = parse_kernel_format(p, end, value);
     if (fast) return fast;
     const char *start = p;
     uint64_t mantissa = 0;
@@ -110,9 +134,9 @@ static const char *parse_decimal(const char *p, double *value) {
         *value = exponent < 0 ? m / POWERS_OF_TEN[-exponent] : m * POWERS_OF_TEN[exponent];
         return p;
     }
-    char *end;
-    *value = strtod(start, &end);   /* R keeps LC_NUMERIC "C": '.' is the decimal point */
-    return end == p ? p : NULL;
+    char *stop;
+    *value = strtod(start, &stop);   /* R keeps LC_NUMERIC "C": '.' is the decimal point */
+    return stop == p ? p : NULL;
 }
 
 /* The file of `size` bytes, mapped read-only (munmap it), or NULL. */
@@ -145,10 +169,10 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int 
         int rep;
         double work;
         if (!(p = parse_count(p, &id[i])) || *p != ',' || !(p = parse_count(p + 1, &rep)) || *p != ',' ||
-            !(p = parse_decimal(p + 1, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) {
+            !(p = parse_decimal(p + 1, end, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) {
             return -1;
         }
-        if (work_column && (*p != ',' || !(p = parse_decimal(p + 1, &work)) || !(work <= DBL_MAX))) return -1;
+        if (work_column && (*p != ',' || !(p = parse_decimal(p + 1, end, &work)) || !(work <= DBL_MAX))) return -1;
         if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0) return -1;
         rows_of_id[id[i]]++;
     }
