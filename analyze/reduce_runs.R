@@ -53,27 +53,52 @@ nrep_of_id <- function(experiments) {
   nrep
 }
 
-# lapply(x, f) in forked workers (one per core). A worker's warnings are
-# raised again here, in the order of x, and its errors stop the analysis.
+# lapply(x, f) in forked workers (one per core), this process being one of
+# them: it takes every cores-th item itself while cores - 1 forks take the
+# rest (one fork and one transfer of results fewer than mclapply). A
+# worker's warnings are raised again here, in the order of x, and its
+# errors stop the analysis.
 map_in_workers <- function(x, f, cores = analysis_cores()) {
   one <- function(item) {
     notes <- character()
-    value <- withCallingHandlers(f(item), warning = function(w) {
+    value <- tryCatch(withCallingHandlers(f(item), warning = function(w) {
       notes <<- c(notes, conditionMessage(w))
       invokeRestart("muffleWarning")
-    })
+    }), error = function(e) structure(list(condition = e), class = "nbh_failed"))
     list(value = value, notes = notes)
   }
-  out <- if (cores > 1L && length(x) > 1L) {
-    parallel::mclapply(x, one, mc.cores = min(cores, length(x)))
+  workers <- min(cores, length(x))
+  out <- if (workers > 1L) {
+    share <- split(seq_along(x), rep_len(seq_len(workers), length(x)))
+    forks <- lapply(share[-1L], function(items) parallel::mcparallel(lapply(x[items], one), silent = FALSE))
+    collected <- FALSE
+    on.exit(if (!collected) stop_forks(forks))   # an interrupt leaves no fork behind
+    mine <- lapply(x[share[[1L]]], one)
+    theirs <- parallel::mccollect(forks)
+    collected <- TRUE
+    out <- vector("list", length(x))
+    out[share[[1L]]] <- mine
+    for (k in seq_along(forks)) {
+      done <- theirs[[k]]
+      if (inherits(done, "try-error")) stop("an analysis worker failed: ", conditionMessage(attr(done, "condition")))
+      if (length(done) != length(share[[k + 1L]])) stop("an analysis worker ended without its results")
+      out[share[[k + 1L]]] <- done
+    }
+    out
   } else {
     lapply(x, one)
   }
   lapply(out, function(o) {
-    if (inherits(o, "try-error")) stop(attr(o, "condition"))
     for (note in o$notes) nbh_warning(note)
+    if (inherits(o$value, "nbh_failed")) stop(o$value$condition)
     o$value
   })
+}
+
+stop_forks <- function(forks) {
+  tools::pskill(vapply(forks, function(job) job$pid, 0L))
+  suppressWarnings(parallel::mccollect(forks))
+  invisible()
 }
 
 analysis_cores <- function() {
