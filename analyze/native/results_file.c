@@ -102,20 +102,19 @@ static const char *parse_decimal(const char *p, const char *end, double *value) 
     const char *fast = parse_kernel_format(p, end, value);
     if (fast) return fast;
     const char *start = p;
-    uint64_t mantissa = 0;
-    int digits = 0, significant = 0, exponent = 0;
-    for (int fraction = 0; fraction < 2; fraction++) {
-        for (; is_digit(*p); p++) {
-            int d = *p - '0';
-            digits++;
-            exponent -= fraction;
-            if (mantissa || d) {   /* leading zeros are not significant */
-                significant++;
-                mantissa = 10 * mantissa + (uint64_t)d;   /* wraps past 19 digits: strtod then */
-            }
-        }
-        if (fraction || *p != '.') break;
-        p++;
+    while (*p == '0') p++;   /* leading zeros are not significant */
+    const char *first = p;
+    uint64_t mantissa = 0;   /* wraps past 19 digits: strtod then */
+    for (; is_digit(*p); p++) mantissa = 10 * mantissa + (uint64_t)(*p - '0');
+    int digits = (int)(p - start), significant = (int)(p - first), exponent = 0;
+    if (*p == '.') {
+        const char *fraction = ++p;
+        if (!mantissa) while (*p == '0') p++;   /* 0.000123: still not significant */
+        const char *counted = p;
+        for (; is_digit(*p); p++) mantissa = 10 * mantissa + (uint64_t)(*p - '0');
+        digits += (int)(p - fraction);
+        significant += (int)(p - counted);
+        exponent = -(int)(p - fraction);
     }
     if (!digits) return NULL;
     if (*p == 'e' || *p == 'E') {

@@ -59,8 +59,8 @@ test_that("a clean results file is read in C: every time the double nearest its 
                     ifelse(power > 0, "-", "+"), abs(power))
   nearest <- mantissa / 10^(power + 9)           # both exact: IEEE division rounds once
   doubles <- runif(300, 1e-7, 1e-2)              # 17 digits: beyond the fast path (strtod)
-  other <- c("0.0000123", "12e-6", "1.5E+00", "7", "0.5e-3", "000.25")
-  other_value <- c(1.23e-5, 12e-6, 1.5, 7, 0.5e-3, 0.25)
+  other <- c("0.0000123", "12e-6", "1.5E+00", "7", "0.5e-3", "000.25", "0.1000000000000000000000001", "5.")
+  other_value <- c(1.23e-5, 12e-6, 1.5, 7, 0.5e-3, 0.25, 0.1, 5)
   times <- c(kernel, sprintf("%.17g", doubles), other)
   archive <- results_archive(sprintf("%d,0,%s,%s", seq_along(times) - 1L, times, rev(times)), rep(1L, length(times)))
   expect_false(is.null(call_native("nbh_read_run_medians", archive$file, nrep_of_id(archive$experiments))))
