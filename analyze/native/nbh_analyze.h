@@ -6,13 +6,24 @@
 #include <R.h>
 #include <Rinternals.h>
 
+/* scratch.c: blocks that with_scratch frees when routine(data) returns or
+ * fails (R_ExecWithCleanup); scratch_alloc gives zeroed memory or fails
+ * with an R error. */
+#define SCRATCH_BLOCKS 8
+typedef struct {
+    void *block[SCRATCH_BLOCKS];
+    int count;
+} scratch_t;
+void *scratch_alloc(scratch_t *scratch, size_t count, size_t size);
+SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch);
+
 /* tukey_medians.c */
 SEXP nbh_tukey_medians(SEXP id, SEXP seconds);
 /* The run medians of rows (id[i], seconds[i]), i < rows, every id in
  * 0..max_id, as list(id, median, n); rows_of_id[k] is how many rows have
  * id k (length max_id + 1). */
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
-                    const R_xlen_t *rows_of_id);
+                    const R_xlen_t *rows_of_id, scratch_t *scratch);
 
 /* results_file.c */
 SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id);

@@ -181,29 +181,40 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int 
     return rows;
 }
 
+typedef struct {
+    const char *path;
+    size_t size;
+    const int *nrep;
+    int max_id;
+    scratch_t scratch;
+} reading_t;
+
+static SEXP read_run_medians(void *data) {
+    reading_t *r = data;
+    /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
+    size_t capacity = r->size / 6 + 1;
+    int *id = scratch_alloc(&r->scratch, capacity, sizeof(int));
+    double *seconds = scratch_alloc(&r->scratch, capacity, sizeof(double));
+    R_xlen_t *rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
+    char *bytes = map_whole(r->path, r->size);
+    if (!bytes) return R_NilValue;
+    /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
+    R_xlen_t rows = bytes[r->size - 1] == '\n'
+                        ? parse_rows(bytes, bytes + r->size, r->nrep, r->max_id, id, seconds, rows_of_id)
+                        : -1;
+    munmap(bytes, r->size);
+    return rows > 0 ? run_medians_of(id, seconds, rows, r->max_id, rows_of_id, &r->scratch) : R_NilValue;
+}
+
 SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_) {
     if (!isString(file_) || XLENGTH(file_) != 1 || !isInteger(nrep_of_id_) || XLENGTH(nrep_of_id_) < 1 ||
         XLENGTH(nrep_of_id_) > INT_MAX) {
         error("nbh_read_run_medians: a file name and the nrep of every experiment id expected");
     }
-    const int *nrep = INTEGER(nrep_of_id_);
-    int max_id = (int)(XLENGTH(nrep_of_id_) - 1);
-    const char *path = R_ExpandFileName(translateChar(STRING_ELT(file_, 0)));
+    reading_t r = {R_ExpandFileName(translateChar(STRING_ELT(file_, 0))), 0, INTEGER(nrep_of_id_),
+                   (int)(XLENGTH(nrep_of_id_) - 1), {{0}, 0}};
     struct stat st;
-    if (stat(path, &st) != 0 || st.st_size <= 0) return R_NilValue;
-    size_t size = (size_t)st.st_size;
-    /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
-    R_xlen_t capacity = (R_xlen_t)(size / 6) + 1;
-    int *id = (int *)R_alloc((size_t)capacity, sizeof(int));
-    double *seconds = (double *)R_alloc((size_t)capacity, sizeof(double));
-    R_xlen_t *rows_of_id = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
-    memset(rows_of_id, 0, ((size_t)max_id + 1) * sizeof(R_xlen_t));
-
-    char *bytes = map_whole(path, size);
-    if (!bytes) return R_NilValue;
-    /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
-    R_xlen_t rows = bytes[size - 1] == '\n' ? parse_rows(bytes, bytes + size, nrep, max_id, id, seconds, rows_of_id)
-                                            : -1;
-    munmap(bytes, size);
-    return rows > 0 ? run_medians_of(id, seconds, rows, max_id, rows_of_id) : R_NilValue;
+    if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
+    r.size = (size_t)st.st_size;
+    return with_scratch(read_run_medians, &r, &r.scratch);
 }

@@ -41,36 +41,45 @@ static void sort_times(double *s, int n) {
     }
 }
 
-SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
-    if (!isInteger(id_) || !isReal(seconds_) || XLENGTH(id_) != XLENGTH(seconds_)) {
-        error("nbh_tukey_medians: id (integer) and seconds (double) of the same length expected");
-    }
-    R_xlen_t rows = XLENGTH(id_);
-    const int *id = INTEGER(id_);
+typedef struct {
+    SEXP id, seconds;
+    scratch_t scratch;
+} tukey_call_t;
+
+static SEXP tukey_medians_call(void *data) {
+    tukey_call_t *call = data;
+    R_xlen_t rows = XLENGTH(call->id);
+    const int *id = INTEGER(call->id);
     int max_id = -1;
     for (R_xlen_t i = 0; i < rows; i++) {
         if (id[i] == NA_INTEGER || id[i] < 0) error("nbh_tukey_medians: id %d is not an experiment id", id[i]);
         if (id[i] > max_id) max_id = id[i];
     }
     if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
-    R_xlen_t *rows_of_id = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
-    memset(rows_of_id, 0, ((size_t)max_id + 1) * sizeof(R_xlen_t));
+    R_xlen_t *rows_of_id = scratch_alloc(&call->scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) rows_of_id[id[i]]++;
-    return run_medians_of(id, REAL(seconds_), rows, max_id, rows_of_id);
+    return run_medians_of(id, REAL(call->seconds), rows, max_id, rows_of_id, &call->scratch);
+}
+
+SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
+    if (!isInteger(id_) || !isReal(seconds_) || XLENGTH(id_) != XLENGTH(seconds_)) {
+        error("nbh_tukey_medians: id (integer) and seconds (double) of the same length expected");
+    }
+    tukey_call_t call = {id_, seconds_, {{0}, 0}};
+    return with_scratch(tukey_medians_call, &call, &call.scratch);
 }
 
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
-                    const R_xlen_t *rows_of_id) {
+                    const R_xlen_t *rows_of_id, scratch_t *scratch) {
     /* Bucket k holds the times of id k: sorted[start[k] .. start[k + 1] - 1]. */
-    R_xlen_t *start = (R_xlen_t *)R_alloc((size_t)max_id + 2, sizeof(R_xlen_t));
-    start[0] = 0;
+    R_xlen_t *start = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
     int groups = 0;
     for (int k = 0; k <= max_id; k++) {
         if (rows_of_id[k] > 0) groups++;
         start[k + 1] = start[k] + rows_of_id[k];
     }
-    double *sorted = (double *)R_alloc((size_t)rows + 1, sizeof(double));
-    R_xlen_t *next = (R_xlen_t *)R_alloc((size_t)max_id + 1, sizeof(R_xlen_t));
+    double *sorted = scratch_alloc(scratch, (size_t)rows, sizeof(double));
+    R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
 

@@ -1,0 +1,25 @@
+/* Scratch memory for the routines: malloc'd, outside R's heap, so that a
+ * run's large buffers (some 10 MB each) do not set off R's garbage
+ * collector again and again (it took a sixth of a run's reading), and
+ * freed whether the routine returns or fails: see with_scratch. */
+#include <stdlib.h>
+#include "nbh_analyze.h"
+
+void *scratch_alloc(scratch_t *scratch, size_t count, size_t size) {
+    if (scratch->count == SCRATCH_BLOCKS) error("nbh_analyze: more scratch blocks than %d", SCRATCH_BLOCKS);
+    void *block = calloc(count ? count : 1, size);
+    if (!block) error("nbh_analyze: cannot allocate %.0f bytes", (double)count * (double)size);
+    scratch->block[scratch->count++] = block;
+    return block;
+}
+
+static void free_scratch(void *data) {
+    scratch_t *scratch = data;
+    for (int k = 0; k < scratch->count; k++) free(scratch->block[k]);
+    scratch->count = 0;
+}
+
+SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch) {
+    scratch->count = 0;
+    return R_ExecWithCleanup(routine, data, free_scratch, scratch);
+}
