@@ -126,8 +126,9 @@ def test_a_killed_rank_keeps_finished_experiments_and_resume_completes_the_run(b
 
 
 def test_a_local_time_limit_times_out_and_resume_completes_the_run(bench):
-    # 16 x 10 x 20 ms: at least 3.2 s of busy work, over the 3-second limit.
-    bench.ok("generate", SLOW, "--set", "time_limit=0:03", "--set", "nrep=10", "--set", msizes(16))
+    # 16 x 20 x 20 ms: at least 6.4 s of busy work, twice the 3-second limit (with 3.2 s, a run
+    # could end between two of the limit's half-second checks, at 3.3 s, and be done).
+    bench.ok("generate", SLOW, "--set", "time_limit=0:03", "--set", "nrep=20", "--set", msizes(16))
     first = bench("submit", "slow")
     assert first.returncode == 1 and "timeout" in first.stdout
     state, done, _ = bench.status("slow")[SLOW_RUN]
