@@ -17,13 +17,23 @@ reduce_runs <- function(archives, frame, cores = analysis_cores()) {
     reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_of_id[[k]])
   }, cores)
   warn_unlisted_results(archives)
-  medians <- rbindlist(out)
-  medians[, run := rep.int(runs$run_key, vapply(out, function(m) length(m$id), 0L))]
-  setnames(medians, "n", "n_kept")
-  medians[runs, on = c(run = "run_key"), `:=`(archive = i.archive, context = i.context)]
-  medians[frame$ids, on = c("archive", "id"), `:=`(exp = i.exp, n = i.nrep)]
-  medians[frame$cells, on = c("exp", "context"), cell := i.cell]
-  medians <- medians[, .(cell, run, median, n, n_kept)]
+  # Each row's cell, by indexing rather than joins (a run's rows are all of
+  # one archive and context): (archive, id) -> exp, then (exp, context) -> cell.
+  of_run <- rep.int(seq_len(nrow(runs)), vapply(out, function(m) length(m$id), 0L))
+  m <- rbindlist(out)
+  exp <- n <- integer(nrow(m))
+  for (a in seq_along(archives)) {
+    mine <- which(runs$archive[of_run] == a)
+    ids <- frame$ids[archive == a]
+    exp_of_id <- rep(NA_integer_, max(ids$id, m$id[mine], 0L) + 1L)
+    exp_of_id[ids$id + 1L] <- ids$exp
+    exp[mine] <- exp_of_id[m$id[mine] + 1L]
+    n[mine] <- nrep_of_id[[a]][m$id[mine] + 1L]
+  }
+  cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
+  cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
+  medians <- data.table(cell = cell_of[cbind(exp, runs$context[of_run])], run = runs$run_key[of_run],
+                        median = m$median, n = n, n_kept = m$n)
   setkeyv(medians, c("cell", "run"))
   medians[]
 }
