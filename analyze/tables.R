@@ -14,13 +14,14 @@ test_table <- function(result) {
                parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text,
                computed = !is.null(x$computed), v_thres = x$v_thres %||% NA_real_)
   }))[, guideline := .I]
-  out <- g[tests, on = "guideline"]
-  a <- cells[tests$a_cell]
-  b <- cells[tests$b_cell]
+  # guideline is 1..G: g's rows by index, no join
+  out <- cbind(g[tests$guideline, setdiff(names(g), names(tests)), with = FALSE], tests)
   a_pieces <- b_pieces <- list()
   for (p in params) {
-    same <- (is.na(a[[p]]) & is.na(b[[p]])) | (!is.na(a[[p]]) & !is.na(b[[p]]) & a[[p]] == b[[p]])
-    value <- a[[p]]
+    a_value <- cells[[p]][tests$a_cell]
+    b_value <- cells[[p]][tests$b_cell]
+    same <- (is.na(a_value) & is.na(b_value)) | (!is.na(a_value) & !is.na(b_value) & a_value == b_value)
+    value <- a_value
     value[!same] <- NA
     set(out, j = p, value = value)
     if (all(same)) next
@@ -31,8 +32,8 @@ test_table <- function(result) {
       text[differs] <- paste0(p, "=", levels)[match(v[differs], levels)]
       text
     }
-    a_pieces[[p]] <- piece(a[[p]])
-    b_pieces[[p]] <- piece(b[[p]])
+    a_pieces[[p]] <- piece(a_value)
+    b_pieces[[p]] <- piece(b_value)
   }
   a_params <- join_pieces(a_pieces, nrow(tests))
   b_params <- join_pieces(b_pieces, nrow(tests))
