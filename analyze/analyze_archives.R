@@ -29,12 +29,15 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
-  # In this process: a guideline's pairing takes some 20 ms at the study's
-  # scale, less than a round of forked workers costs.
-  pairs <- lapply(guidelines, function(g) {
-    match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
+  # The guidelines' pairing (some 20 ms each at the study's scale) is done
+  # here while the forks begin reducing the runs, and this process joins
+  # them when it is done.
+  pairs <- NULL
+  medians <- reduce_runs(archives, frame, meanwhile = function() {
+    pairs <<- lapply(guidelines, function(g) {
+      match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
+    })
   })
-  medians <- reduce_runs(archives, frame)
   if (!nrow(medians)) {
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")

@@ -7,7 +7,7 @@
 # the run's key (runs$run_key), the median of the n_kept values the filter
 # kept of the n measured.
 
-reduce_runs <- function(archives, frame, cores = analysis_cores()) {
+reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = NULL) {
   runs <- frame$runs
   native_library()   # compiled and loaded once, before the workers fork
   nrep_of_id <- lapply(archives, function(a) nrep_of_id(a$experiments))
@@ -15,7 +15,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores()) {
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
     reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_of_id[[k]])
-  }, cores)
+  }, cores, meanwhile)
   warn_unlisted_results(archives)
   # Each row's cell, by indexing rather than joins (a run's rows are all of
   # one archive and context): (archive, id) -> exp, then (exp, context) -> cell.
@@ -64,11 +64,13 @@ nrep_of_id <- function(experiments) {
 }
 
 # lapply(x, f) in forked workers (one per core), this process being one of
-# them: it takes every cores-th item itself while cores - 1 forks take the
-# rest (one fork and one transfer of results fewer than mclapply). A
-# worker's warnings are raised again here, in the order of x, and its
-# errors stop the analysis.
-map_in_workers <- function(x, f, cores = analysis_cores()) {
+# them: cores - 1 forks and this process take the items from a shared queue
+# (analyze/native/work_queue.c), each the next one when it is free, so that
+# a slow or busy core holds up no one; without the queue each takes every
+# cores-th item. A worker's warnings are raised again here, in the order of
+# x, and its errors stop the analysis. meanwhile, a function, is run here
+# first, while the forks begin (its warnings and errors are this process's).
+map_in_workers <- function(x, f, cores = analysis_cores(), meanwhile = NULL) {
   one <- function(item) {
     notes <- character()
     value <- tryCatch(withCallingHandlers(f(item), warning = function(w) {
@@ -79,23 +81,9 @@ map_in_workers <- function(x, f, cores = analysis_cores()) {
   }
   workers <- min(cores, length(x))
   out <- if (workers > 1L) {
-    share <- split(seq_along(x), rep_len(seq_len(workers), length(x)))
-    forks <- lapply(share[-1L], function(items) parallel::mcparallel(lapply(x[items], one), silent = FALSE))
-    collected <- FALSE
-    on.exit(if (!collected) stop_forks(forks))   # an interrupt leaves no fork behind
-    mine <- lapply(x[share[[1L]]], one)
-    theirs <- parallel::mccollect(forks)
-    collected <- TRUE
-    out <- vector("list", length(x))
-    out[share[[1L]]] <- mine
-    for (k in seq_along(forks)) {
-      done <- theirs[[k]]
-      if (inherits(done, "try-error")) stop("an analysis worker failed: ", conditionMessage(attr(done, "condition")))
-      if (length(done) != length(share[[k + 1L]])) stop("an analysis worker ended without its results")
-      out[share[[k + 1L]]] <- done
-    }
-    out
+    in_workers(x, one, workers, meanwhile)
   } else {
+    if (!is.null(meanwhile)) meanwhile()
     lapply(x, one)
   }
   lapply(out, function(o) {
@@ -103,6 +91,36 @@ map_in_workers <- function(x, f, cores = analysis_cores()) {
     if (inherits(o$value, "nbh_failed")) stop(o$value$condition)
     o$value
   })
+}
+
+# list(one(x[[1]]), ...) from this process and workers - 1 forks.
+in_workers <- function(x, one, workers, meanwhile = NULL) {
+  queue <- call_native("nbh_queue_new")
+  shares <- split(seq_along(x), rep_len(seq_len(workers), length(x)))
+  # Each worker's part: list(items, results).
+  part <- function(k) {
+    if (is.null(queue)) return(list(items = shares[[k]], results = lapply(x[shares[[k]]], one)))
+    items <- integer()
+    results <- list()
+    while ((i <- call_native("nbh_queue_take", queue)) <= length(x)) {
+      items <- c(items, i)
+      results[[length(results) + 1L]] <- one(x[[i]])
+    }
+    list(items = items, results = results)
+  }
+  forks <- lapply(seq_len(workers)[-1L], function(k) parallel::mcparallel(part(k), silent = FALSE))
+  collected <- FALSE
+  on.exit(if (!collected) stop_forks(forks))   # an interrupt or error leaves no fork behind
+  if (!is.null(meanwhile)) meanwhile()
+  parts <- c(list(part(1L)), parallel::mccollect(forks))
+  collected <- TRUE
+  out <- vector("list", length(x))
+  for (p in parts) {
+    if (inherits(p, "try-error")) stop("an analysis worker failed: ", conditionMessage(attr(p, "condition")))
+    out[p$items] <- p$results
+  }
+  if (any(vapply(out, is.null, TRUE))) stop("an analysis worker ended without its results")
+  out
 }
 
 stop_forks <- function(forks) {

@@ -34,4 +34,8 @@ SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both
 /* log_median_var.c */
 SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 
+/* work_queue.c */
+SEXP nbh_queue_new(void);
+SEXP nbh_queue_take(SEXP queue);
+
 #endif

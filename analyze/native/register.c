@@ -10,6 +10,8 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_read_run_medians, 2),
     ROUTINE(nbh_rank_sum_test, 5),
     ROUTINE(nbh_log_median_var, 4),
+    ROUTINE(nbh_queue_new, 0),
+    ROUTINE(nbh_queue_take, 1),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

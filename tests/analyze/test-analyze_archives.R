@@ -151,3 +151,49 @@ test_that("runs reduced in parallel give the same medians and the same warnings,
   expect_true(all(m1$n_kept <= 20L & m1$n_kept >= 10L))
   expect_lt(mean(m1$n_kept), 20)    # the planted outliers are gone
 })
+
+test_that("the work queue gives every number once, across this process and its forks", {
+  queue <- call_native("nbh_queue_new")
+  expect_false(is.null(queue))
+  take_all <- function() {
+    got <- integer()
+    while ((i <- call_native("nbh_queue_take", queue)) <= 200L) got <- c(got, i)
+    got
+  }
+  forks <- lapply(1:2, function(k) parallel::mcparallel(take_all()))
+  mine <- take_all()
+  theirs <- parallel::mccollect(forks)
+  expect_identical(sort(unname(c(mine, unlist(theirs)))), 1:200)
+  expect_error(call_native("nbh_queue_take", "not a queue"), "not a queue")
+})
+
+test_that("map_in_workers: results and warnings in item order, errors with their class, meanwhile here first", {
+  pid <- Sys.getpid()
+  ran_here <- NULL
+  f <- function(i) {
+    if (i %% 3 == 0) Sys.sleep(0.02)   # uneven items: the queue hands them out as workers are free
+    warning("item ", i)
+    c(i, Sys.getpid())
+  }
+  notes <- character()
+  out <- withCallingHandlers(map_in_workers(1:12, f, cores = 2L, meanwhile = function() ran_here <<- Sys.getpid()),
+                             warning = function(w) {
+                               notes <<- c(notes, conditionMessage(w))
+                               invokeRestart("muffleWarning")
+                             })
+  expect_identical(vapply(out, `[`, 0, 1), as.numeric(1:12))
+  expect_identical(notes, paste("item", 1:12))
+  expect_identical(ran_here, pid)
+  expect_true(any(vapply(out, `[`, 0, 2) != pid))   # a fork did some
+  expect_error(suppressWarnings(map_in_workers(1:6, function(i) if (i == 5) input_error("bad item ", i) else i,
+                                               cores = 2L)),
+               "bad item 5", class = "nbh_input_error")
+  expect_error(map_in_workers(1:6, function(i) i, cores = 2L, meanwhile = function() input_error("bad pairing")),
+               "bad pairing", class = "nbh_input_error")
+  parent_of <- function(proc) {
+    status <- tryCatch(readLines(file.path(proc, "status"), warn = FALSE), error = function(e) character())
+    sub("^PPid:\\s*", "", grep("^PPid:", status, value = TRUE))
+  }
+  procs <- list.files("/proc", pattern = "^[0-9]+$", full.names = TRUE)
+  expect_false(as.character(pid) %in% unlist(lapply(procs, parent_of)))   # no fork is left behind
+})
