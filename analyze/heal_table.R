@@ -18,7 +18,7 @@ HEAL_STATUS <- c("removed", "kept", "not measured", "added")
 heal_table <- function(tt, params, reference, sets = setdiff(unique(na.omit(tt$param_set)), reference)) {
   key <- c("guideline_no", setdiff(params, "param_set"), "a_params", "b_params")
   keep <- c(key, "tag", "guideline", "relation", "varied", "ratio", "p_value", "violated")
-  x <- tt[!is.na(param_set)]
+  x <- if (length(sets)) tt[!is.na(param_set)] else tt[0]   # one set: the same table, without rows
   ref <- x[param_set == reference, keep, with = FALSE]
   setnames(ref, c("ratio", "p_value", "violated"), c("ref_ratio", "ref_p_value", "ref_violated"))
   other <- x[param_set %in% sets, c(keep, "param_set"), with = FALSE]

@@ -47,13 +47,22 @@ write_table_file <- function(x, file) {
   tryCatch(fwrite(x, file, na = ""), error = function(e) {
     output_error(file, ": ", sub(":\\s*'[^']*'\\s*$", "", conditionMessage(e)))  # fwrite adds the path
   })
-  size <- file.size(file)
-  bytes <- if (is.na(size)) raw() else readBin(file, "raw", size)
-  whole <- length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L) &&
-    (sum(bytes == as.raw(10L)) == nrow(x) + 1L ||
+  lines <- count_lines(file)
+  whole <- lines$last_is_newline &&
+    (lines$newlines == nrow(x) + 1L ||
        nrow(tryCatch(fread(file, colClasses = "character"), error = function(e) data.table())) == nrow(x))
   if (!whole) not_whole(file, "a CSV file cut short")
   invisible(file)
+}
+
+# list(newlines, last_is_newline) of a file (0 and FALSE if it cannot be read).
+count_lines <- function(file) {
+  counted <- call_native("nbh_count_lines", file)
+  if (!is.null(counted)) return(list(newlines = counted[1], last_is_newline = counted[2] == 1))
+  size <- file.size(file)
+  bytes <- if (is.na(size)) raw() else readBin(file, "raw", size)
+  list(newlines = sum(bytes == as.raw(10L)),
+       last_is_newline = length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L))
 }
 
 write_text_file <- function(lines, file) {

@@ -38,4 +38,7 @@ SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 SEXP nbh_queue_new(void);
 SEXP nbh_queue_take(SEXP queue);
 
+/* count_lines.c */
+SEXP nbh_count_lines(SEXP file);
+
 #endif

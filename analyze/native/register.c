@@ -12,6 +12,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_log_median_var, 4),
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),
+    ROUTINE(nbh_count_lines, 1),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

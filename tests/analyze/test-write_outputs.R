@@ -124,3 +124,22 @@ test_that("a report without violations: the closest calls, in a table and in plo
   expect_match(md, "^\\| GL12: reorder=1 <= reorder=0 \\| openmpi default 2x4 \\| .* \\| msize=16384 \\| 1\\.[23][0-9]* \\| 1\\.[0-9]+–1\\.[0-9]+ \\| 7\\.8e-05 \\| .* \\| ratio \\|$",
                all = FALSE)
 })
+
+test_that("count_lines (C) counts what R counts: newlines, and whether the file ends in one", {
+  by_r <- function(file) {
+    bytes <- if (file.exists(file)) readBin(file, "raw", file.size(file)) else raw()
+    list(newlines = sum(bytes == as.raw(10L)), last_is_newline = length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L))
+  }
+  dir <- tempfile("lines-")
+  dir.create(dir)
+  texts <- list(empty = "", one = "a\n", cut = "a\nb", long = strrep("0123456789abcde\n", 9000),   # 144 000 bytes
+                long_cut = paste0(strrep("x\n", 40000), "tail"))
+  for (name in names(texts)) {
+    file <- file.path(dir, name)
+    writeBin(charToRaw(texts[[name]]), file)
+    expect_false(is.null(call_native("nbh_count_lines", file)))
+    expect_equal(count_lines(file), by_r(file), label = name)
+  }
+  expect_null(call_native("nbh_count_lines", file.path(dir, "missing")))
+  expect_equal(count_lines(file.path(dir, "missing")), list(newlines = 0L, last_is_newline = FALSE))
+})
