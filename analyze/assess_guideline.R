@@ -42,9 +42,11 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
   a_values <- values_of(tests$a_cell)
   b_values <- values_of(tests$b_cell)
-  cell_median <- medians[cell %in% c(tests$a_cell, tests$b_cell), .(m = median(median)), keyby = cell]
-  tests[cell_median, on = c(a_cell = "cell"), median_a := i.m]
-  tests[cell_median, on = c(b_cell = "cell"), median_b := i.m]
+  needed <- sort(unique(c(tests$a_cell, tests$b_cell)))
+  cell_median <- rep(NA_real_, length(runs))
+  cell_median[needed] <- call_native("nbh_cell_medians", medians$median, as.integer(first), runs, needed) %||%
+    medians[cell %in% needed, .(m = median(median)), keyby = cell]$m
+  tests[, `:=`(median_a = cell_median[a_cell], median_b = cell_median[b_cell])]
   # Groups: the same cells but for the varied parameter.
   rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
   rest[, rest := .GRP, by = setdiff(params, guideline$varied)]

@@ -41,4 +41,7 @@ SEXP nbh_queue_take(SEXP queue);
 /* count_lines.c */
 SEXP nbh_count_lines(SEXP file);
 
+/* cell_medians.c */
+SEXP nbh_cell_medians(SEXP value, SEXP first, SEXP runs, SEXP cells);
+
 #endif

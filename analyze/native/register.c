@@ -13,6 +13,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),
     ROUTINE(nbh_count_lines, 1),
+    ROUTINE(nbh_cell_medians, 4),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

@@ -104,3 +104,17 @@ test_that("a pair without any run medians on one side is not tested, with a warn
   expect_equal(nrow(t), 1L)
   expect_match(w, "1 of 2 comparable cell pairs have no measurements")
 })
+
+test_that("nbh_cell_medians gives data.table's median by cell, bit for bit, odd and even counts", {
+  set.seed(47)
+  m <- data.table(cell = rep(1:300, times = sample(1:31, 300, replace = TRUE)))
+  m[, median := signif(rlnorm(.N, -11, 0.3), sample(c(3, 15), .N, replace = TRUE))]   # ties and none
+  setkeyv(m, "cell")
+  runs <- tabulate(m$cell, 300L)
+  first <- cumsum(c(1L, runs))[seq_along(runs)]
+  needed <- sort(sample(1:300, 200))
+  expect_identical(call_native("nbh_cell_medians", m$median, first, runs, needed),
+                   m[cell %in% needed, .(m = median(median)), keyby = cell]$m)
+  expect_null(call_native("nbh_cell_medians", c(1, NA), 1L, 2L, 1L))
+  expect_error(call_native("nbh_cell_medians", 1, 1L, 0L, 1L), "cell 1 has no values")
+})
