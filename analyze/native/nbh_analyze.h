@@ -7,14 +7,16 @@
 #include <Rinternals.h>
 
 /* scratch.c: blocks that with_scratch frees when routine(data) returns or
- * fails (R_ExecWithCleanup); scratch_alloc gives zeroed memory or fails
- * with an R error. */
+ * fails (R_ExecWithCleanup); scratch_alloc gives zeroed memory,
+ * scratch_alloc_dirty memory as malloc leaves it (pages never written cost
+ * nothing), or they fail with an R error. */
 #define SCRATCH_BLOCKS 8
 typedef struct {
     void *block[SCRATCH_BLOCKS];
     int count;
 } scratch_t;
 void *scratch_alloc(scratch_t *scratch, size_t count, size_t size);
+void *scratch_alloc_dirty(scratch_t *scratch, size_t count, size_t size);
 SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch);
 
 /* tukey_medians.c */

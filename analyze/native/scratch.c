@@ -3,11 +3,18 @@
  * collector again and again (it took a sixth of a run's reading), and
  * freed whether the routine returns or fails: see with_scratch. */
 #include <stdlib.h>
+#include <string.h>
 #include "nbh_analyze.h"
 
 void *scratch_alloc(scratch_t *scratch, size_t count, size_t size) {
+    void *block = scratch_alloc_dirty(scratch, count, size);
+    memset(block, 0, count * size);
+    return block;
+}
+
+void *scratch_alloc_dirty(scratch_t *scratch, size_t count, size_t size) {
     if (scratch->count == SCRATCH_BLOCKS) error("nbh_analyze: more scratch blocks than %d", SCRATCH_BLOCKS);
-    void *block = calloc(count ? count : 1, size);
+    void *block = malloc((count ? count : 1) * size);
     if (!block) error("nbh_analyze: cannot allocate %.0f bytes", (double)count * (double)size);
     scratch->block[scratch->count++] = block;
     return block;

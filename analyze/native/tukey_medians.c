@@ -78,7 +78,7 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
         if (rows_of_id[k] > 0) groups++;
         start[k + 1] = start[k] + rows_of_id[k];
     }
-    double *sorted = scratch_alloc(scratch, (size_t)rows, sizeof(double));
+    double *sorted = scratch_alloc_dirty(scratch, (size_t)rows, sizeof(double));
     R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
