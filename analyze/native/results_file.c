@@ -32,6 +32,10 @@
 #include <unistd.h>
 #include "nbh_analyze.h"
 
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0   /* Linux: map every page at once, not one fault at a time; elsewhere the faults */
+#endif
+
 static const double POWERS_OF_TEN[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
                                        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 #define EXACT_POWER 22                     /* 10^22 is the largest power of ten a double holds exactly */
