@@ -40,12 +40,7 @@ static SEXP cell_medians_call(void *data) {
                 return R_NilValue;
             }
         }
-        for (int i = 1; i < n; i++) {   /* insertion sort: a cell has nrun values */
-            double v = s[i];
-            int j = i;
-            for (; j > 0 && s[j - 1] > v; j--) s[j] = s[j - 1];
-            s[j] = v;
-        }
+        sort_times(s, n);
         REAL(out)[k] = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2.0;
     }
     UNPROTECT(1);

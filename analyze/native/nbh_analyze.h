@@ -21,6 +21,8 @@ SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch);
 
 /* tukey_medians.c */
 SEXP nbh_tukey_medians(SEXP id, SEXP seconds);
+/* Sorts s[0..n-1] ascending: insertion sort for a group's few values, R_rsort beyond 64. */
+void sort_times(double *s, int n);
 /* The run medians of rows (id[i], seconds[i]), i < rows, every id in
  * 0..max_id, as list(id, median, n); rows_of_id[k] is how many rows have
  * id k (length max_id + 1). */

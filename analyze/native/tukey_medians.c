@@ -28,7 +28,7 @@ static double quantile7(const double *s, int n, double p) {
     return q;
 }
 
-static void sort_times(double *s, int n) {
+void sort_times(double *s, int n) {
     if (n > 64) {
         R_rsort(s, n);
         return;
