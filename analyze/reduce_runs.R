@@ -10,11 +10,11 @@
 reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = NULL) {
   runs <- frame$runs
   native_library()   # compiled and loaded once, before the workers fork
-  nrep_of_id <- lapply(archives, function(a) nrep_of_id(a$experiments))
+  nrep_by_archive <- lapply(archives, function(a) nrep_of_id(a$experiments))
   # Per run, plain lists: a data.table operation costs ~1 ms, a run's reading ~10.
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
-    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_of_id[[k]])
+    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_by_archive[[k]])
   }, cores, meanwhile)
   warn_unlisted_results(archives)
   # Each row's cell, by indexing rather than joins (a run's rows are all of
@@ -28,7 +28,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
     exp_of_id <- rep(NA_integer_, max(ids$id, m$id[mine], 0L) + 1L)
     exp_of_id[ids$id + 1L] <- ids$exp
     exp[mine] <- exp_of_id[m$id[mine] + 1L]
-    n[mine] <- nrep_of_id[[a]][m$id[mine] + 1L]
+    n[mine] <- nrep_by_archive[[a]][m$id[mine] + 1L]
   }
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
