@@ -1,5 +1,13 @@
-# Loads the analyzer (analyze/*.R) and the plots (plots/*.R): functions
-# only; analyze/main.R is the command's entry point.
+# Loads the analyzer and the plots: functions only; analyze/main.R is the
+# command's entry point. The folders are the pipeline's stages:
+#   analyze/          the whole (analyze_archives.R), conditions, registry,
+#                     the C routines (native_routines.R, native/)
+#   analyze/input/    archives, results files, their checks, run layout
+#   analyze/reduce/   Tukey filter, run medians, measured work
+#   analyze/assess/   assessments, side matching, tests, intervals, power,
+#                     adjustment, regression, overlap, parameter sets
+#   analyze/output/   tables, report, plot data, output files
+#   plots/            drawing what analyze/ computed
 suppressPackageStartupMessages({
   library(data.table)
   library(jsonlite)
@@ -10,7 +18,8 @@ suppressPackageStartupMessages({
 options(device = function(...) grDevices::pdf(file = NULL))
 local({
   here <- Sys.getenv("NBH_ROOT", ".")
-  for (dir in c("analyze", "plots")) {
+  stages <- c("analyze", file.path("analyze", c("input", "reduce", "assess", "output")), "plots")
+  for (dir in stages) {
     for (f in sort(list.files(file.path(here, dir), pattern = "\\.R$", full.names = TRUE))) {
       if (!basename(f) %in% c("main.R", "load.R")) sys.source(f, envir = globalenv())
     }

@@ -1,5 +1,5 @@
 """Whether a campaign's runs can show a violation at all (SPEC 7.4, "Power";
-analyze/power.R says the same in R). With n run medians a side, the exact
+analyze/assess/power.R says the same in R). With n run medians a side, the exact
 one-sided rank-sum test gives at best p = 1 / C(2n, n): 6 runs give
 1/924 = 0.00108, above the analysis's p threshold of 0.001, so no ratio,
 however large, could ever count as a violation."""

@@ -6,7 +6,7 @@
 # median; whiskers: the smallest and largest kept time (box_stats). Drawn
 # from rectangles and segments, one layer each, which renders ten times
 # faster than one geom_boxplot group per run. Draws what
-# analyze/plot_data.R computed.
+# analyze/output/plot_data.R computed.
 
 focus_plot <- function(plot, data) {
   labels <- c(a = paste("a:", plot$a_label), b = paste("b:", plot$b_label))

@@ -1,6 +1,6 @@
 # The communication volume of a process graph (SPEC 7.2): a p x p heat map,
 # cell (source, dest) coloured by the entries source sends to dest (log
-# scale); empty cells send nothing. Draws what analyze/graph_descriptions.R read.
+# scale); empty cells send nothing. Draws what analyze/input/graph_descriptions.R read.
 
 graph_heatmap <- function(plot, data) {
   ggplot(data, aes(x = dest, y = source, fill = count)) +

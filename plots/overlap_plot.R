@@ -3,7 +3,7 @@
 # type: blocking, nonblocking, persistent), the quartiles over runs as a
 # band, faceted by library (rows) and work (columns). A blocking operation
 # followed by its work cannot overlap: its line is the floor. Draws what
-# analyze/overlap.R computed.
+# analyze/assess/overlap.R computed.
 
 overlap_plot <- function(plot, data) {
   data <- copy(data)

@@ -1,7 +1,7 @@
 # Overview plot of one violated group (SPEC 5): the median of run medians of
 # both sides against the varied parameter, log scales, violated levels
 # ringed in red on the slower side; for a closest call, its level ringed in
-# grey. Draws what analyze/plot_data.R computed.
+# grey. Draws what analyze/output/plot_data.R computed.
 
 overview_plot <- function(plot, data) {
   long <- rbind(data[, .(x, x_num, side = "a", us = median_a_us, marked, slower)],

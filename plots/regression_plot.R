@@ -1,4 +1,4 @@
-# The regression overview (analyze/regression_plot_data.R): ratio
+# The regression overview (analyze/output/regression_plot_data.R): ratio
 # new/baseline against msize, log scales, one panel per op; grey lines join
 # the cells of one combination of the other parameters, bars are the
 # ratio's confidence intervals, points are coloured by verdict; the

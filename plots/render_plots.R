@@ -1,6 +1,6 @@
 # Writes each plot as PNG and PDF under DIR: plots/<file>.png, .pdf, in
 # forked workers (one per core, as the runs are read), each file checked
-# whole (analyze/output_files.R). Returns the plots table with the PNG path
+# whole (analyze/output/output_files.R). Returns the plots table with the PNG path
 # (relative to DIR) and the seconds each plot took.
 
 render_plots <- function(pd, draw, dir, width = 8, height = 5) {

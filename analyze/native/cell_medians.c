@@ -1,5 +1,5 @@
 /* The median of each cell's run medians: what data.table's median by group
- * (GForce gmedian) gives in analyze/assess_guideline.R, bit for bit (the
+ * (GForce gmedian) gives in analyze/assess/assess_guideline.R, bit for bit (the
  * middle value, or the two middle ones' (a + b) / 2), for the cells asked,
  * from the rows the cell's values occupy, without a grouping of the table.
  *

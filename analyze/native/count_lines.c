@@ -1,5 +1,5 @@
 /* The number of '\n' bytes in a file, and whether it is its last byte:
- * analyze/output_files.R's check that a CSV file was written whole, without
+ * analyze/output/output_files.R's check that a CSV file was written whole, without
  * R's vector of every byte compared.
  *
  * .Call("nbh_count_lines", file) returns c(newlines, last byte is '\n'

@@ -1,5 +1,5 @@
 /* The exact bootstrap variance of the log median of every cell's run
- * medians: analyze/ratio_ci.R's log_median_var_matrix, bit for bit, one
+ * medians: analyze/assess/ratio_ci.R's log_median_var_matrix, bit for bit, one
  * column at a time instead of R's matrices of every pair's log. As R's
  * colSums, the sums are kept in long double and rounded once.
  *

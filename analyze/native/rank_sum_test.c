@@ -1,4 +1,4 @@
-/* One-sided Wilcoxon rank-sum tests, many at once: analyze/rank_sum_test.R's
+/* One-sided Wilcoxon rank-sum tests, many at once: analyze/assess/rank_sum_test.R's
  * rank_sum_test_sorted, bit for bit, test by test instead of R's radix
  * order of every (test, value) row and running sums over all of them.
  * Ranks, W and the tie term are integers or halves, exact in doubles; the

@@ -1,5 +1,5 @@
 /* The run medians of one run in one pass (SPEC 5, step 1; the same values,
- * bit for bit, as analyze/tukey_filter.R's tukey_medians_sorted): the rows
+ * bit for bit, as analyze/reduce/tukey_filter.R's tukey_medians_sorted): the rows
  * are bucketed by experiment id (counting sort), each bucket's times sorted,
  * its quartiles (type 7) and Tukey bounds taken, and the median of the times
  * within the bounds. A grouped selection instead of R's full (id, seconds)

@@ -1,4 +1,4 @@
-# Release regression (analyze/regression.R): the matching of cells, the
+# Release regression (analyze/assess/regression.R): the matching of cells, the
 # verdicts on hand-computed cases, and whole regressions of synthetic
 # archives with a planted slowdown.
 

@@ -1,4 +1,4 @@
-# The release regression's part of an analysis (analyze/regression.R):
+# The release regression's part of an analysis (analyze/assess/regression.R):
 # regressions.csv, the overview plots (plots/regression_plot.R) and the
 # report section, placed after the verdict of the guidelines.
 

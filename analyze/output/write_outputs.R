@@ -3,7 +3,7 @@
 # overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
 # (only when the archives hold graph experiments), plots/ (PNG and PDF) and
 # report.md / report.html; with --baseline also regressions.csv and its
-# plots (analyze/regression_report.R).
+# plots (analyze/output/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
