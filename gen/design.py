@@ -194,15 +194,16 @@ def where(design, predicate):
 
 def operations(**columns):
     """Names of registry/operations.csv whose COLUMNS have the given values,
-    e.g. operations(family="neighbor", blocking=1)."""
+    e.g. operations(family="neighbor", blocking=1); a list is any of its
+    values: operations(family="global", pattern=["allgather", "alltoall"])."""
     table = registry.load().operations
     known = next(iter(table.values())).keys()
     unknown = [c for c in columns if c not in known]
     if unknown:
         raise DesignError(f"operations: registry/operations.csv has no column {unknown[0]} "
                           f"(it has: {', '.join(known)})")
-    names = [name for name, row in table.items()
-             if all(row[c] == str(v) for c, v in columns.items())]
+    wanted = {c: [str(x) for x in v] if isinstance(v, (list, tuple)) else [str(v)] for c, v in columns.items()}
+    names = [name for name, row in table.items() if all(row[c] in v for c, v in wanted.items())]
     if not names:
         raise DesignError(f"operations: no operation has {columns}")
     return names

@@ -38,6 +38,13 @@ class Registry:
         """None, or why VALUE is outside the bound NAME of limits.csv."""
         return self.bounds[name].problem(value, what)
 
+    def blocks(self, op, side, degree, nprocs):
+        """How many blocks a process sends (SIDE "send") or receives ("recv")
+        in operation OP: operations.csv send_blocks / recv_blocks (one,
+        degree, nprocs; none where no data moves). DEGREE may be an array."""
+        word = self.operations[op][f"{side}_blocks"]
+        return {"one": 1, "degree": degree, "nprocs": nprocs}.get(word, 0)
+
     def parameter_range(self, parameter):
         """(min, max) the kernel accepts for a numeric parameter (None: unbounded)."""
         row = self.parameters[parameter]

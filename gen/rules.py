@@ -176,13 +176,8 @@ def max_degree(row, nprocs):
 
 def buffer_bytes(reg, row, degree, nprocs):
     """Send plus receive buffer bytes per process (kernel/setups/buffers.c)."""
-    operation = reg.operations[row["op"]]
-    if operation["moves_data"] != "1":
-        return 0
-    is_global = operation["family"] == "global"
-    incoming = nprocs if is_global else degree
-    outgoing = (nprocs if is_global else degree) if operation["pattern"] == "alltoall" else 1
-    return (incoming + outgoing) * row["msize"]
+    return (reg.blocks(row["op"], "recv", degree, nprocs) + reg.blocks(row["op"], "send", degree, nprocs)) \
+        * (row["msize"] or 0)
 
 
 def deployment_problem(reg, row, nprocs):

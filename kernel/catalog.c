@@ -2,8 +2,10 @@
 
 #include <string.h>
 
-#define NBH_OP_ROW(name, family, pattern, variant, blocking, persistent, moves_data, work_reference) \
-    {#name, family, pattern, variant, blocking, persistent, moves_data, OP_##work_reference},
+#define NBH_OP_ROW(name, family, pattern, variant, blocking, persistent, moves_data, send_blocks, recv_blocks, \
+                   work_reference)                                                                     \
+    {#name, family, pattern, variant, blocking, persistent, moves_data, send_blocks, recv_blocks,          \
+     OP_##work_reference},
 #define NBH_TOPOLOGY_ROW(name, constructors, orders, grid, radius) \
     {#name, constructors, orders, grid, radius},
 #define NBH_NAME_ROW(name) #name,

@@ -24,11 +24,13 @@ enum parameter { NBH_PARAMETERS(NBH_ENUM_PARAMETER) N_PARAMETERS };
 struct operation_info {
     const char *name;
     const char *family;   /* neighbor, global, create, p2p */
-    const char *pattern;  /* allgather, alltoall, "" for create */
+    const char *pattern;  /* allgather, alltoall, bcast, "" for create */
     const char *variant;  /* "", v, w */
     int blocking;
     int persistent;       /* MPI-4 persistent: _init once, then MPI_Start + MPI_Wait */
     int moves_data;
+    const char *send_blocks;  /* blocks a process sends: one, degree (outdegree), nprocs; "" */
+    const char *recv_blocks;  /* blocks a process receives: one, degree (indegree), nprocs; "" */
     int work_reference;   /* enum operation: whose time without work work_factor multiplies */
 };
 

@@ -19,7 +19,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 TABLES = {
     "operations": [("name", "ident"), ("family", "str"), ("pattern", "str"),
                    ("variant", "str"), ("blocking", "int"), ("persistent", "int"),
-                   ("moves_data", "int"), ("work_reference", "ident")],
+                   ("moves_data", "int"), ("send_blocks", "str"), ("recv_blocks", "str"),
+                   ("work_reference", "ident")],
     "topologies": [("name", "ident"), ("constructors", "str"), ("orders", "str"),
                    ("grid", "int"), ("radius", "int")],
     "constructors": [("name", "ident")],

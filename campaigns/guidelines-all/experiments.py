@@ -44,7 +44,7 @@ on_grids = cross(                                               # GL4-GL6, GL9-G
 on_full = cross(                                                # GL7, GL8 (and GL4-GL6, GL10-GL12 on Full)
     union(
         levels(op=exchanges, constructor=graph_constructors, order=["LINEAR", "RAND"]),
-        levels(op=operations(family="global"), constructor="dist_graph_adjacent", order="LINEAR"),
+        levels(op=operations(family="global", pattern=["allgather", "alltoall"]), constructor="dist_graph_adjacent", order="LINEAR"),
     ),
     levels(topology="full"),
     levels(reorder=[0, 1]),

@@ -34,10 +34,8 @@ def problem(reg, row, loads, file_name):
         outgoing = loads.out_entries if alltoall else np.full(loads.nprocs, loads.largest)
         largest = np.maximum(incoming, outgoing) * elements
     else:
-        is_global = operation["family"] == "global"
-        incoming = np.full(loads.nprocs, float(loads.nprocs)) if is_global else loads.indegree
-        outgoing = ((np.full(loads.nprocs, float(loads.nprocs)) if is_global else loads.outdegree) if alltoall
-                    else np.ones(loads.nprocs))
+        incoming = np.zeros(loads.nprocs) + reg.blocks(row["op"], "recv", loads.indegree, loads.nprocs)
+        outgoing = np.zeros(loads.nprocs) + reg.blocks(row["op"], "send", loads.outdegree, loads.nprocs)
         largest = np.full(loads.nprocs, float(elements))
     need = (incoming + outgoing) * msize
     worst = int(np.argmax(need))

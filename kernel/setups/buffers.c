@@ -136,14 +136,19 @@ void wait_request(struct run_context *ctx)
     MPI_Wait(&ctx->request, MPI_STATUS_IGNORE);
 }
 
+/* How many blocks the registry's send_blocks or recv_blocks word means. */
+static double blocks_of(const char *word, long degree, int nprocs)
+{
+    if (strcmp(word, "degree") == 0)
+        return (double)degree;
+    if (strcmp(word, "nprocs") == 0)
+        return nprocs;
+    return strcmp(word, "one") == 0 ? 1 : 0;
+}
+
 double buffer_bytes(enum operation op, long msize, long indegree, long outdegree, int nprocs)
 {
     const struct operation_info *o = &operation_table[op];
-    if (!o->moves_data)
-        return 0;
-    int global = strcmp(o->family, "global") == 0;
-    int alltoall = strcmp(o->pattern, "alltoall") == 0;
-    double in = global ? nprocs : (double)indegree;
-    double out = alltoall ? (global ? nprocs : (double)outdegree) : 1;
-    return (in + out) * (double)msize;
+    return (blocks_of(o->recv_blocks, indegree, nprocs) + blocks_of(o->send_blocks, outdegree, nprocs)) *
+           (double)msize;
 }

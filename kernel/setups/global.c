@@ -1,6 +1,9 @@
 /* The global collectives, on the topology communicator so that the
- * constructor's reorder applies to them too. Slot i comes from rank i. */
+ * constructor's reorder applies to them too. Slot i comes from rank i;
+ * bcast's one slot from rank 0. */
 #include "setup.h"
+
+#define BCAST_ROOT 0
 
 static void prepare_allgather(struct run_context *ctx)
 {
@@ -21,6 +24,21 @@ static void prepare_alltoall(struct run_context *ctx)
         ctx->slot_senders[i] = i;
         ctx->slot_names[i] = ctx->rank;
     }
+}
+
+/* The root sends its block; every other process receives it into its one
+ * slot. The root's slot expects nothing and must stay untouched. */
+static void prepare_bcast(struct run_context *ctx)
+{
+    buffers_prepare(ctx, 1, 1, NULL, NULL);
+    ctx->block_names[0] = 0;
+    ctx->slot_senders[0] = ctx->rank == BCAST_ROOT ? MPI_PROC_NULL : BCAST_ROOT;
+    ctx->slot_names[0] = 0;
+}
+
+static void bcast(struct run_context *c)
+{
+    MPI_Bcast(c->rank == BCAST_ROOT ? c->sendbuf : c->recvbuf, c->count, c->type, BCAST_ROOT, c->comm);
 }
 
 static void allgather(struct run_context *c)
@@ -59,3 +77,4 @@ GLOBAL(allgatherv, allgather)
 GLOBAL(alltoall, alltoall)
 GLOBAL(alltoallv, alltoall)
 GLOBAL(alltoallw, alltoall)
+GLOBAL(bcast, bcast)

@@ -72,7 +72,8 @@ def test_sqrt2_sizes_are_the_studys_fifteen_sizes():
 
 
 def test_operations_come_from_the_registry():
-    assert operations(family="global", variant="") == ["allgather", "alltoall"]
+    assert operations(family="global", variant="") == ["allgather", "alltoall", "bcast"]
+    assert operations(family="global", pattern=["allgather", "alltoall"], variant="") == ["allgather", "alltoall"]
     assert "ineighbor_alltoallw" in operations(family="neighbor", blocking=0)
     with pytest.raises(DesignError, match="no column"):
         operations(colour="red")
