@@ -23,7 +23,7 @@ enum parameter { NBH_PARAMETERS(NBH_ENUM_PARAMETER) N_PARAMETERS };
 
 struct operation_info {
     const char *name;
-    const char *family;   /* neighbor, global, create, p2p */
+    const char *family;   /* neighbor, global, create, p2p, node_aware */
     const char *pattern;  /* allgather, alltoall, bcast, "" for create */
     const char *variant;  /* "", v, w */
     int blocking;

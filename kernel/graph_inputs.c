@@ -33,7 +33,8 @@ static int agree(int key, char *error, size_t size, MPI_Comm base)
 static int uses_edge_counts(const struct experiment *e)
 {
     const struct operation_info *o = &operation_table[e->op];
-    return *o->variant && (strcmp(o->family, "neighbor") == 0 || strcmp(o->family, "p2p") == 0);
+    return *o->variant && (strcmp(o->family, "neighbor") == 0 || strcmp(o->family, "p2p") == 0 ||
+                            strcmp(o->family, "node_aware") == 0);
 }
 
 /* This process's problem with experiment e on its rows, or 0. */

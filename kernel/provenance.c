@@ -55,6 +55,13 @@ void provenance_collect(struct provenance *p, MPI_Comm comm)
     MPI_Query_thread(&p->thread_level);
     provenance_now(p->start_time, sizeof(p->start_time));
     p->hosts_json = host_layout_json(comm);
+    MPI_Comm node;
+    int local, first;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    first = local == 0;
+    MPI_Allreduce(&first, &p->shared_memory_nodes, 1, MPI_INT, MPI_SUM, comm);
+    MPI_Comm_free(&node);
 }
 
 /* Settings the launcher passes to its own processes, not the user's (Open
@@ -145,6 +152,7 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
     fprintf(f, ",\n  \"thread_level\": \"%s\"", levels[level]);
     fprintf(f, ",\n  \"nprocs\": %d", p->nprocs);
     fprintf(f, ",\n  \"hosts\": %s", p->hosts_json ? p->hosts_json : "[]");
+    fprintf(f, ",\n  \"shared_memory_nodes\": %d", p->shared_memory_nodes);
     fprintf(f, ",\n  \"start_time\": ");
     json_string(f, p->start_time);
     fprintf(f, ",\n  \"end_time\": ");

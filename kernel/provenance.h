@@ -20,6 +20,7 @@ struct provenance {
     int thread_level;          /* MPI_Query_thread: what the library provides (async progress may raise it) */
     int nprocs;
     char *hosts_json;          /* rank 0 only */
+    int shared_memory_nodes;   /* groups of MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): the nodes node_aware_alltoallv sees */
     double countdown_rate;     /* steps per microsecond */
     int rate_measured;         /* 0: given with --countdown-rate */
     int validate;

@@ -26,6 +26,7 @@ struct run_context {
     int block_out;
     uint64_t work;               /* countdown steps of busy work */
     double init_seconds;         /* persistent setups: this process's _init call; else -1 */
+    void *setup_state;           /* what a setup keeps between prepare and release (node_aware.c's plan) */
 
     /* Buffers: nsend blocks out, nrecv slots in, each msize bytes, or
      * entries x msize where the v/w variants carry a graph's counts. */

@@ -13,7 +13,8 @@ HERE = pathlib.Path(__file__).resolve().parent
 SECTIONS = [
     ("operations", "Operations (the `op` parameter)",
      "Measurement setups of the kernel. `family`: neighbor, global (on the topology communicator), "
-     "create (the constructor alone), p2p (hand-written Isend/Irecv/Waitall baselines). "
+     "create (the constructor alone), p2p (hand-written Isend/Irecv/Waitall baselines), node_aware (the "
+     "hand-written node-aware exchange: one message per node pair, docs/kernel.md). "
      "`blocking` 1: the operation, then the busy work; 0: start, busy work, wait. `persistent` 1: MPI-4 "
      "persistent (`_init` once per experiment, timed apart; each repetition MPI_Start, busy work, "
      "MPI_Wait); whether a library has them is found when the kernel is built (docs/kernel.md). "

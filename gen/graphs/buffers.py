@@ -29,7 +29,7 @@ def problem(reg, row, loads, file_name):
     msize = row["msize"]
     elements = msize // int(reg.datatypes[row["datatype"]]["size"])
     alltoall = operation["pattern"] == "alltoall"
-    if operation["variant"] and operation["family"] in ("neighbor", "p2p"):  # the edge counts
+    if operation["variant"] and operation["family"] in ("neighbor", "p2p", "node_aware"):  # the edge counts
         incoming = loads.in_entries if alltoall else loads.indegree * loads.largest
         outgoing = loads.out_entries if alltoall else np.full(loads.nprocs, loads.largest)
         largest = np.maximum(incoming, outgoing) * elements
