@@ -6,8 +6,10 @@
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
 # (compare_param_sets). Where the busy work was measured, its run medians
-# (reduce_work) feed computed sides (GL16) and the overlap table. Returns
-# everything the tables, plots and report are made of.
+# (reduce_work) feed computed sides (GL16) and the overlap table. Beside
+# them: every cell's tail latencies (cell_percentiles), and per persistent
+# experiment the repetitions after which its _init pays off (break_even).
+# Returns everything the tables, plots and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
@@ -44,11 +46,21 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   }
   work <- reduce_work(archives, frame, medians)
   for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
-  # The guidelines, and the bootstrap spread of every cell's run medians
-  # (for the ratio intervals), side by side in the workers.
-  jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
-    if (k == 0L) return(log_median_spread(medians))
+  # The run statistic each guideline compares (statistic = p99: run P99s).
+  statistics <- unique(c("median", vapply(guidelines, `[[`, "", "statistic")))
+  by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
+  # The cells' percentiles (in parts, first: the longest job), the
+  # guidelines and the bootstrap spread of every cell's run statistics (for
+  # the ratio intervals), side by side in the workers.
+  parts <- percentile_parts(medians, analysis_cores())
+  jobs <- c(lapply(parts, function(cells) list(percentiles = cells)),
+            lapply(statistics, function(s) list(spread = s)), lapply(seq_along(guidelines), function(k) list(guideline = k)))
+  done <- map_in_workers(jobs, function(job) {
+    if (!is.null(job$percentiles)) return(cell_percentiles(medians, cells = job$percentiles))
+    if (!is.null(job$spread)) return(log_median_spread(by_statistic[[job$spread]]))
+    k <- job$guideline
     g <- guidelines[[k]]
+    medians <- by_statistic[[g$statistic]]
     tests <- if (is.null(g$computed)) {
       assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
     } else {
@@ -57,14 +69,19 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     }
     tests[, guideline := k]
   })
-  tests <- rbindlist(jobs[seq_along(guidelines)])
+  percentiles <- rbindlist(done[seq_along(parts)])
+  spreads <- setNames(done[length(parts) + seq_along(statistics)], statistics)
+  tests <- rbindlist(done[length(parts) + length(statistics) + seq_along(guidelines)])
   setcolorder(tests, "guideline")
-  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = jobs[[length(jobs)]])
+  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = spreads,
+                      statistic = vapply(guidelines, `[[`, "", "statistic")[tests$guideline])
+  medians[, c("at", "below") := NULL]
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
+       percentiles = percentiles, break_even = break_even(archives, frame, medians, registry$operations, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
        graphs = graph_descriptions(archives))

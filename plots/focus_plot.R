@@ -3,7 +3,9 @@
 # of run medians of side a (the solid line at 1); the dashed line is side
 # b's median of run medians; right of b's boxes, a bar: the ratio's
 # confidence interval (ratio_ci) in these units. Boxes: quartiles and
-# median; whiskers: the smallest and largest kept time (box_stats). Drawn
+# median; whiskers: the smallest and largest kept time (box_stats); x: the
+# run's 99th percentile of all its times, outliers included (the tail
+# latency, analyze/reduce/percentiles.R). Drawn
 # from rectangles and segments, one layer each, which renders ten times
 # faster than one geom_boxplot group per run. Draws what
 # analyze/output/plot_data.R computed.
@@ -21,13 +23,14 @@ focus_plot <- function(plot, data) {
     geom_hline(yintercept = 1, colour = "#1f77b4") +
     geom_hline(yintercept = plot$median_b_us / plot$median_a_us, colour = "#ff7f0e", linetype = "dashed") +
     ci_bar(plot, levels(data$side), max(data$run) + 1) +
+    (if ("p99" %in% names(data)) geom_point(aes(x = run, y = p99), shape = 4, size = 1.6, colour = "grey30")) +
     facet_wrap(~side, nrow = 1) +
     scale_x_continuous(breaks = seq(min(runs), max(runs), by = max(1, ceiling(length(runs) / 15))),
                        expand = expansion(add = c(0.6, 1)),
                        minor_breaks = NULL) +
     scale_fill_manual(values = c("#aec7e8", "#ffbb78"), guide = "none") +
     labs(title = wrap_text(plot$title, 80),
-         subtitle = sprintf("%s = %s; lines: median of run medians, a %.3g \u00b5s (solid), b %.3g \u00b5s (dashed)",
+         subtitle = sprintf("%s = %s; lines: median of run medians, a %.3g \u00b5s (solid), b %.3g \u00b5s (dashed); x: run P99",
                             plot$varied, plot$level, plot$median_a_us, plot$median_b_us),
          x = "run", y = "time / median of a's run medians", caption = wrap_text(plot$caption, 110)) +
     plot_theme() +

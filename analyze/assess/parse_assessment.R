@@ -6,11 +6,17 @@
 # "~" (alike: tested in both directions). A chain `a <= b <= c` is the
 # guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` is
 # computed per run (computed_sides.R). A set may set its guidelines' ratio
-# threshold (`v_thres = 1.2`). Names and levels are checked against the
-# archives later (check_assessment).
+# threshold (`v_thres = 1.2`) and the run statistic they compare
+# (`statistic = p99`: each run's 99th percentile instead of its median;
+# STATISTICS). Names and levels are checked against the archives later
+# (check_assessment).
 
 RELATIONS <- c("<=" = "<=", "\u2aaf" = "<=", "~" = "~", "\u2248" = "~")
-SET_SETTINGS <- c("parameter", "varied", "v_thres")
+SET_SETTINGS <- c("parameter", "varied", "v_thres", "statistic")
+# The run statistic a set may compare (reduce_runs): the median of the
+# times the Tukey filter kept (the default), or numpy's 90th or 99th
+# percentile of all the run's times.
+STATISTICS <- c("median", "p90", "p99")
 
 parse_assessment <- function(file, tags = character()) {
   if (!file.exists(file)) input_error("assessment ", file, " does not exist")
@@ -55,6 +61,9 @@ parse_assessment <- function(file, tags = character()) {
         if (is.na(v) || v <= 0) input_error(where(i), ": v_thres: '", kv[3], "' is not a positive ratio (e.g. 1.10)")
         kv[3] <- v
       }
+      if (kv[2] == "statistic" && !kv[3] %in% STATISTICS) {
+        input_error(where(i), ": statistic: unknown '", kv[3], "' (", paste(STATISTICS, collapse = ", "), ")")
+      }
       set[[kv[2]]] <- kv[3]
       next
     }
@@ -94,7 +103,12 @@ finish_guidelines <- function(pending, set) {
     g$parameter <- set$parameter
     g$varied <- set$varied
     if (!is.null(set$v_thres)) g$v_thres <- as.numeric(set$v_thres)
+    g$statistic <- set$statistic %||% "median"
     g <- with_computed_side(g)
+    if (!is.null(g$computed) && g$statistic != "median") {
+      input_error(g$where, ": statistic = ", g$statistic, " of set [", set$name,
+                  "]: a computed side max(SIDE; work) compares run medians only")
+    }
     g$a <- parse_side(g$a_text, set$parameter, g$where)
     if (is.null(g$computed)) g$b <- parse_side(g$b_text, set$parameter, g$where)
     g

@@ -6,16 +6,27 @@
 # column); medians: the run medians (cell, run, median). A test whose ratio
 # is b over a (an `a ~ b` test slower on side b) gets the interval of that
 # ratio. The family of the adjustment is every test of the analysis.
-# spread: log_median_spread(medians), if already computed. Returns tests
-# with p_adjusted, ratio_ci_low, ratio_ci_high, and violated decided with
-# p_adjusted.
-test_trust <- function(tests, medians, p_thres, v_thres, adjust = "none", level = 0.95, spread = NULL) {
+# spread: log_median_spread(medians), if already computed; or, where the
+# tests compare different run statistics (statistic, one per test: the
+# assessment's `statistic`), a list of such spreads by statistic, each of
+# the run statistic's values. Returns tests with p_adjusted, ratio_ci_low,
+# ratio_ci_high, and violated decided with p_adjusted.
+test_trust <- function(tests, medians, p_thres, v_thres, adjust = "none", level = 0.95, spread = NULL,
+                       statistic = NULL) {
   tests <- copy(tests)
   tests[, p_adjusted := adjust_p(p_value, adjust)]
   if (adjust != "none") tests[, violated := violates(ratio, p_adjusted, p_thres, v_thres)]
   if (!nrow(tests)) return(tests[, `:=`(ratio_ci_low = numeric(), ratio_ci_high = numeric())])
   if (is.null(spread)) spread <- log_median_spread(medians[cell %in% c(tests$a_cell, tests$b_cell)])
-  ci <- ratio_intervals(tests$ratio, spread[J(tests$a_cell), log_var], spread[J(tests$b_cell), log_var], level)
+  if (is.data.table(spread)) spread <- list(median = spread)
+  statistic <- statistic %||% rep("median", nrow(tests))
+  var_a <- var_b <- rep(NA_real_, nrow(tests))
+  for (s in unique(statistic)) {
+    mine <- which(statistic == s)
+    var_a[mine] <- spread[[s]][J(tests$a_cell[mine]), log_var]
+    var_b[mine] <- spread[[s]][J(tests$b_cell[mine]), log_var]
+  }
+  ci <- ratio_intervals(tests$ratio, var_a, var_b, level)
   tests[, `:=`(ratio_ci_low = ci$low, ratio_ci_high = ci$high)]
   first <- names(tests)[seq_len(match("ratio", names(tests)))]
   setcolorder(tests, c(first, "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted"))

@@ -20,17 +20,31 @@ void *scratch_alloc_dirty(scratch_t *scratch, size_t count, size_t size);
 SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch);
 
 /* tukey_medians.c */
-SEXP nbh_tukey_medians(SEXP id, SEXP seconds);
+SEXP nbh_tukey_medians(SEXP id, SEXP seconds, SEXP store, SEXP offset);
 /* Sorts s[0..n-1] ascending: insertion sort for a group's few values, R_rsort beyond 64. */
 void sort_times(double *s, int n);
 /* The run medians of rows (id[i], seconds[i]), i < rows, every id in
- * 0..max_id, as list(id, median, n); rows_of_id[k] is how many rows have
- * id k (length max_id + 1). */
+ * 0..max_id, as list(id, median, n, p90, p99, below, start, values);
+ * rows_of_id[k] is how many rows have id k (length max_id + 1). The times
+ * are sorted into `sorted` (rows of them), or into `values` if NULL. */
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
-                    const R_xlen_t *rows_of_id, scratch_t *scratch);
+                    const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch);
 
 /* results_file.c */
-SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id);
+SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP store, SEXP offset);
+
+/* value_store.c: a block of doubles shared with the forked workers. */
+SEXP nbh_store_new(SEXP size);
+/* n values of the store from offset (an R number), or NULL if store is
+ * NULL; an R error if they do not fit. */
+double *store_region(SEXP store, SEXP offset, R_xlen_t n);
+/* The values of a store, or of a double vector, and their number. */
+const double *stored_values(SEXP values, R_xlen_t *size);
+
+/* cell_percentiles.c */
+SEXP nbh_cell_percentiles(SEXP values, SEXP at, SEXP n, SEXP below, SEXP kept, SEXP rows);
+/* numpy's percentile ("linear") of the sorted x[0..n-1]; percent 0..100. */
+double percentile_of_sorted(const double *x, R_xlen_t n, double percent);
 
 /* rank_sum_test.c */
 SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both);

@@ -6,14 +6,16 @@
 #define ROUTINE(name, args) {#name, (DL_FUNC)(void (*)(void))name, args}
 
 static const R_CallMethodDef routines[] = {
-    ROUTINE(nbh_tukey_medians, 2),
-    ROUTINE(nbh_read_run_medians, 2),
+    ROUTINE(nbh_tukey_medians, 4),
+    ROUTINE(nbh_read_run_medians, 4),
     ROUTINE(nbh_rank_sum_test, 5),
     ROUTINE(nbh_log_median_var, 4),
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),
     ROUTINE(nbh_count_lines, 1),
     ROUTINE(nbh_cell_medians, 4),
+    ROUTINE(nbh_store_new, 1),
+    ROUTINE(nbh_cell_percentiles, 6),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

@@ -18,9 +18,10 @@
  * fread rounds through long double instead, so that a time may differ from
  * fread's in its last bit (a relative 1e-16).
  *
- * .Call("nbh_read_run_medians", file, nrep_of_id): file a path; element
- * k + 1 of nrep_of_id (integer) the nrep of experiment id k, 0 where there
- * is none. Returns list(id, median, n) as nbh_tukey_medians, or NULL. */
+ * .Call("nbh_read_run_medians", file, nrep_of_id, store, offset): file a
+ * path; element k + 1 of nrep_of_id (integer) the nrep of experiment id k,
+ * 0 where there is none; store and offset where the sorted times go.
+ * Returns what nbh_tukey_medians returns, or NULL. */
 #include <float.h>
 #include <limits.h>
 #include <stdint.h>
@@ -194,6 +195,7 @@ typedef struct {
     size_t size;
     const int *nrep;
     int max_id;
+    SEXP store, offset;
     scratch_t scratch;
 } reading_t;
 
@@ -211,16 +213,18 @@ static SEXP read_run_medians(void *data) {
                         ? parse_rows(bytes, bytes + r->size, r->nrep, r->max_id, id, seconds, rows_of_id)
                         : -1;
     munmap(bytes, r->size);
-    return rows > 0 ? run_medians_of(id, seconds, rows, r->max_id, rows_of_id, &r->scratch) : R_NilValue;
+    if (rows <= 0) return R_NilValue;
+    return run_medians_of(id, seconds, rows, r->max_id, rows_of_id, store_region(r->store, r->offset, rows),
+                          &r->scratch);
 }
 
-SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_) {
+SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP store_, SEXP offset_) {
     if (!isString(file_) || XLENGTH(file_) != 1 || !isInteger(nrep_of_id_) || XLENGTH(nrep_of_id_) < 1 ||
         XLENGTH(nrep_of_id_) > INT_MAX) {
         error("nbh_read_run_medians: a file name and the nrep of every experiment id expected");
     }
     reading_t r = {R_ExpandFileName(translateChar(STRING_ELT(file_, 0))), 0, INTEGER(nrep_of_id_),
-                   (int)(XLENGTH(nrep_of_id_) - 1), {{0}, 0}};
+                   (int)(XLENGTH(nrep_of_id_) - 1), store_, offset_, {{0}, 0}};
     struct stat st;
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;

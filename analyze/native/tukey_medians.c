@@ -5,10 +5,21 @@
  * within the bounds. A grouped selection instead of R's full (id, seconds)
  * sort of the run's rows: the analysis's largest cost after reading.
  *
- * .Call("nbh_tukey_medians", id, seconds): id integer >= 0, seconds double,
- * no NA. Returns list(id, median, n): per id present, ascending, the median
- * of the n times kept. results_file.c calls run_medians_of on the rows it
- * reads. */
+ * The same pass gives what the tail latencies need (cell_percentiles.c):
+ * each id's 90th and 99th percentile of all its times (numpy's "linear",
+ * as percentile_of_sorted computes it: the run's value for an assessment
+ * with `statistic = p90` or `p99`), and its sorted times themselves, with
+ * where the kept ones begin.
+ *
+ * .Call("nbh_tukey_medians", id, seconds, store, offset): id integer >= 0,
+ * seconds double, no NA; store a value store (value_store.c) or NULL.
+ * Returns list(id, median, n, p90, p99, below, start, values): per id
+ * present, ascending, the median of the n times kept, the percentiles of
+ * all its times, and where its sorted times are: from position start
+ * (0-based) of the run's region of the store, which begins at offset, or
+ * of values (the run's sorted times, returned when store is NULL); the
+ * kept ones from position start + below. results_file.c calls
+ * run_medians_of on the rows it reads. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -42,7 +53,7 @@ void sort_times(double *s, int n) {
 }
 
 typedef struct {
-    SEXP id, seconds;
+    SEXP id, seconds, store, offset;
     scratch_t scratch;
 } tukey_call_t;
 
@@ -58,19 +69,20 @@ static SEXP tukey_medians_call(void *data) {
     if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
     R_xlen_t *rows_of_id = scratch_alloc(&call->scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) rows_of_id[id[i]]++;
-    return run_medians_of(id, REAL(call->seconds), rows, max_id, rows_of_id, &call->scratch);
+    return run_medians_of(id, REAL(call->seconds), rows, max_id, rows_of_id, store_region(call->store, call->offset, rows),
+                          &call->scratch);
 }
 
-SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_) {
+SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_, SEXP store_, SEXP offset_) {
     if (!isInteger(id_) || !isReal(seconds_) || XLENGTH(id_) != XLENGTH(seconds_)) {
         error("nbh_tukey_medians: id (integer) and seconds (double) of the same length expected");
     }
-    tukey_call_t call = {id_, seconds_, {{0}, 0}};
+    tukey_call_t call = {id_, seconds_, store_, offset_, {{0}, 0}};
     return with_scratch(tukey_medians_call, &call, &call.scratch);
 }
 
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
-                    const R_xlen_t *rows_of_id, scratch_t *scratch) {
+                    const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch) {
     /* Bucket k holds the times of id k: sorted[start[k] .. start[k + 1] - 1]. */
     R_xlen_t *start = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
     int groups = 0;
@@ -78,20 +90,26 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
         if (rows_of_id[k] > 0) groups++;
         start[k + 1] = start[k] + rows_of_id[k];
     }
-    double *sorted = scratch_alloc_dirty(scratch, (size_t)rows, sizeof(double));
+    if (rows > INT_MAX) error("nbh_tukey_medians: a run of more than %d rows", INT_MAX);
+    const char *names[] = {"id", "median", "n", "p90", "p99", "below", "start", "values"};
+    enum { ID, MEDIAN, N, P90, P99, BELOW, START, VALUES, FIELDS };
+    SEXP out = PROTECT(allocVector(VECSXP, FIELDS));
+    if (!sorted) sorted = REAL(SET_VECTOR_ELT(out, VALUES, allocVector(REALSXP, rows)));
     R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
 
-    SEXP out = PROTECT(allocVector(VECSXP, 3));
-    SEXP out_id = SET_VECTOR_ELT(out, 0, allocVector(INTSXP, groups));
-    SEXP out_median = SET_VECTOR_ELT(out, 1, allocVector(REALSXP, groups));
-    SEXP out_n = SET_VECTOR_ELT(out, 2, allocVector(INTSXP, groups));
+    int *out_id = INTEGER(SET_VECTOR_ELT(out, ID, allocVector(INTSXP, groups)));
+    double *out_median = REAL(SET_VECTOR_ELT(out, MEDIAN, allocVector(REALSXP, groups)));
+    int *out_n = INTEGER(SET_VECTOR_ELT(out, N, allocVector(INTSXP, groups)));
+    double *out_p90 = REAL(SET_VECTOR_ELT(out, P90, allocVector(REALSXP, groups)));
+    double *out_p99 = REAL(SET_VECTOR_ELT(out, P99, allocVector(REALSXP, groups)));
+    int *out_below = INTEGER(SET_VECTOR_ELT(out, BELOW, allocVector(INTSXP, groups)));
+    int *out_start = INTEGER(SET_VECTOR_ELT(out, START, allocVector(INTSXP, groups)));
     int g = 0;
     for (int k = 0; k <= max_id; k++) {
         R_xlen_t size = start[k + 1] - start[k];
         if (!size) continue;
-        if (size > INT_MAX) error("nbh_tukey_medians: experiment %d has too many rows", k);
         int n = (int)size;
         double *s = sorted + start[k];
         sort_times(s, n);
@@ -101,16 +119,18 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
         while (below < n && s[below] < lower) below++;
         while (kept > below && s[kept - 1] > upper) kept--;
         kept -= below;
-        INTEGER(out_id)[g] = k;
-        INTEGER(out_n)[g] = kept;
-        REAL(out_median)[g] = kept ? (s[below + (kept + 1) / 2 - 1] + s[below + kept / 2]) / 2 : NA_REAL;
+        out_id[g] = k;
+        out_n[g] = kept;
+        out_median[g] = kept ? (s[below + (kept + 1) / 2 - 1] + s[below + kept / 2]) / 2 : NA_REAL;
+        out_p90[g] = percentile_of_sorted(s, n, 90);
+        out_p99[g] = percentile_of_sorted(s, n, 99);
+        out_below[g] = below;
+        out_start[g] = (int)start[k];
         g++;
     }
-    SEXP names = PROTECT(allocVector(STRSXP, 3));
-    SET_STRING_ELT(names, 0, mkChar("id"));
-    SET_STRING_ELT(names, 1, mkChar("median"));
-    SET_STRING_ELT(names, 2, mkChar("n"));
-    setAttrib(out, R_NamesSymbol, names);
+    SEXP out_names = PROTECT(allocVector(STRSXP, FIELDS));
+    for (int f = 0; f < FIELDS; f++) SET_STRING_ELT(out_names, f, mkChar(names[f]));
+    setAttrib(out, R_NamesSymbol, out_names);
     UNPROTECT(2);
     return out;
 }

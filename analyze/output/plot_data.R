@@ -114,9 +114,12 @@ focus_data <- function(result, sel) {
     b[r, on = "id", `:=`(cell = i.cell, run_no = i.run_no)][!is.na(cell)]
   }))
   data <- sides[boxes, on = "cell", allow.cartesian = TRUE, nomatch = NULL]
+  # Each run's 99th percentile of all its times (the tail the boxes' kept times leave out).
+  tail <- result$medians[need, on = c("cell", "run"), nomatch = NULL, .(cell, run_no = i.run_no, p99 = x.p99)]
+  data[tail, on = c("cell", "run_no"), p99 := i.p99]
   data[plots, on = "plot", scale := i.median_a_us / 1e6]
-  for (col in c("ymin", "lower", "middle", "upper", "ymax")) set(data, j = col, value = data[[col]] / data$scale)
+  for (col in c("ymin", "lower", "middle", "upper", "ymax", "p99")) set(data, j = col, value = data[[col]] / data$scale)
   data[, scale := NULL]
   setorder(data, plot, side, run_no)
-  list(plots = plots, data = data[, .(plot, side, run = run_no, ymin, lower, middle, upper, ymax, n)])
+  list(plots = plots, data = data[, .(plot, side, run = run_no, ymin, lower, middle, upper, ymax, n, p99)])
 }

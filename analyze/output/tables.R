@@ -12,7 +12,8 @@ test_table <- function(result) {
   g <- rbindlist(lapply(result$guidelines, function(x) {
     data.table(set = x$set, tag = x$tag, text = x$text, relation = x$relation,
                parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text,
-               computed = !is.null(x$computed), v_thres = x$v_thres %||% NA_real_)
+               computed = !is.null(x$computed), v_thres = x$v_thres %||% NA_real_,
+               statistic = x$statistic %||% "median")
   }))[, guideline := .I]
   # guideline is 1..G: g's rows by index, no join
   out <- cbind(g[tests$guideline, setdiff(names(g), names(tests)), with = FALSE], tests)
@@ -42,7 +43,7 @@ test_table <- function(result) {
   # A computed side (computed_sides.R): b_cell is the partner inside max().
   out[computed == TRUE, b_params := sprintf("max(%s; work)", b_params)]
   setnames(out, c("guideline", "text"), c("guideline_no", "guideline"))
-  setcolorder(out, c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params",
+  setcolorder(out, c("guideline_no", "set", "tag", "guideline", "relation", "statistic", params, "a_params",
                      "b_params", "runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "p_value",
                      "slower", "violated", "group", "test", "a_cell", "b_cell"))
   out[, c("median_a", "median_b") := NULL]

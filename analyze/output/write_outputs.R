@@ -1,7 +1,9 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
-# (only when the archives hold graph experiments), plots/ (PNG and PDF) and
+# (only when the archives hold graph experiments), percentiles.csv (tail
+# latencies), break_even.csv (where persistent operations and their
+# blocking forms were measured), plots/ (PNG and PDF) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
@@ -10,7 +12,7 @@
 
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
-  c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params", "b_params", "runs_a", "runs_b",
+  c("guideline_no", "set", "tag", "guideline", "relation", "statistic", params, "a_params", "b_params", "runs_a", "runs_b",
     "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
     "violated", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
@@ -71,6 +73,10 @@ write_analysis <- function(result, settings, warnings, dir) {
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
+  pt <- percentile_table(result)
+  if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
+  be <- break_even_table(result)
+  if (nrow(be)) write_csv(be, file.path(dir, "break_even.csv"))
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,

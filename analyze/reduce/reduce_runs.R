@@ -3,20 +3,43 @@
 # (SPEC 5, step 1). Runs are independent: with several cores they are
 # reduced in parallel (forked workers, NBH_ANALYZE_CORES to choose how
 # many); a worker's warnings are raised again here, in run order. Memory
-# stays at a few runs' rows. Returns data.table(cell, run, median, n, n_kept):
-# the run's key (runs$run_key), the median of the n_kept values the filter
-# kept of the n measured.
+# stays at a few runs' rows, and the times themselves, sorted, in a value
+# store the workers share (analyze/native/value_store.c; without one they
+# come back to this process): what the cell percentiles read
+# (percentiles.R). Returns data.table(cell, run, median, n, n_kept, p90,
+# p99, at, below): the run's key (runs$run_key), the median of the n_kept
+# values the filter kept of the n measured, numpy's 90th and 99th
+# percentile of all n (the run's value for `statistic = p90` or `p99`), and
+# where its sorted times are: from position `at` (0-based) of the values,
+# the kept ones from at + below. The values (the store, or a double vector)
+# are the table's attribute "values".
 
 reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = NULL) {
   runs <- frame$runs
   native_library()   # compiled and loaded once, before the workers fork
   nrep_by_archive <- lapply(archives, function(a) nrep_of_id(a$experiments))
+  # Each run's region of the value store: as many values as its archive's
+  # experiments have repetitions.
+  region <- vapply(archives, function(a) sum(as.numeric(a$experiments$nrep)), 0)[runs$archive]
+  offset <- c(0, cumsum(region))
+  store <- if (nrow(runs)) call_native("nbh_store_new", offset[nrow(runs) + 1L])
   # Per run, plain lists: a data.table operation costs ~1 ms, a run's reading ~10.
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
-    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_by_archive[[k]])
+    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_by_archive[[k]],
+               store, offset[i])
   }, cores, meanwhile)
   warn_unlisted_results(archives)
+  if (is.null(store)) {   # the sorted times came back with the runs
+    returned <- lapply(out, function(m) m$values %||% numeric())
+    offset <- c(0, cumsum(as.numeric(lengths(returned))))
+    values <- unlist(returned, use.names = FALSE) %||% numeric()
+  } else {
+    values <- store
+  }
+  at <- rep.int(offset[seq_along(out)], vapply(out, function(m) length(m$id), 0L)) +
+    unlist(lapply(out, `[[`, "start"), use.names = FALSE) %||% numeric()
+  out <- lapply(out, function(m) m[c("id", "median", "n", "p90", "p99", "below")])
   # Each row's cell, by indexing rather than joins (a run's rows are all of
   # one archive and context): (archive, id) -> exp, then (exp, context) -> cell.
   of_run <- rep.int(seq_len(nrow(runs)), vapply(out, function(m) length(m$id), 0L))
@@ -33,24 +56,28 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
   medians <- data.table(cell = cell_of[cbind(exp, runs$context[of_run])], run = runs$run_key[of_run],
-                        median = m$median, n = n, n_kept = m$n)
+                        median = m$median, n = n, n_kept = m$n, p90 = m$p90, p99 = m$p99, at = as.numeric(at),
+                        below = m$below)
   setkeyv(medians, c("cell", "run"))
-  medians[]
+  setattr(medians, "values", values)
+  medians
 }
 
-# The run medians of one run (run: list(run_id, state)): list(id, median,
-# n), the same as run_medians(tukey_filter(x)) but in one pass over the
-# run's values. A clean results file is read and reduced in C
+# The run medians of one run (run: list(run_id, state)): what run_summary
+# gives (list(id, median, n, p90, p99, below, start, values)), the same as
+# run_medians(tukey_filter(x)) but in one pass over the run's values, its
+# sorted times into the value store from offset (or returned in values
+# without a store). A clean results file is read and reduced in C
 # (analyze/native/results_file.c: its times correctly rounded, where fread
 # may differ in the last bit); any other by read_results, which says what
 # is wrong with it.
-reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments)) {
+reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments), store = NULL, offset = 0) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
-  m <- call_native("nbh_read_run_medians", file, nrep)
+  m <- call_native("nbh_read_run_medians", file, nrep, store, offset)
   if (is.null(m)) {
     x <- read_results(file, run$run_id, archive$experiments, run$state)
-    if (!nrow(x)) return(list(id = integer(), median = numeric(), n = integer()))
-    m <- tukey_medians(x$id, x$seconds)
+    m <- run_summary(x$id, x$seconds, store, offset)
+    if (!nrow(x)) return(m)
   }
   report_coverage(run, length(m$id), nrow(archive$experiments))
   m

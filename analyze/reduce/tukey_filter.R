@@ -51,16 +51,36 @@ count_sorted <- function(sg, bound, inclusive) {
 }
 
 # The run medians of rows (id, x) as data.table(id, median, n): per id,
-# ascending, the median of the n values within its bounds. The values of
-# tukey_medians_sorted, bit for bit, from a grouped selection in C
-# (analyze/native/tukey_medians.c) instead of R's full sort of the rows;
-# from tukey_medians_sorted itself where the C cannot be compiled.
+# ascending, the median of the n values within its bounds (run_summary).
 tukey_medians <- function(id, x) {
-  m <- call_native("nbh_tukey_medians", id, x)
-  if (!is.null(m)) return(setDT(m))
+  m <- run_summary(id, x)
+  data.table(id = m$id, median = m$median, n = m$n)
+}
+
+# Everything one pass over a run's rows (id, x) gives, as
+# list(id, median, n, p90, p99, below, start, values): per id, ascending,
+# the median of the n values within its bounds; numpy's 90th and 99th
+# percentile of all its values (percentile_sorted); and where its values
+# are, sorted: from position start (0-based) of the run's region of the
+# value store (analyze/native/value_store.c), which begins at offset, or of
+# `values` (when store is NULL); those within its bounds from start +
+# below. The values of tukey_medians_sorted and percentile_sorted, bit for
+# bit, from a grouped selection in C (analyze/native/tukey_medians.c)
+# instead of R's full sort of the rows; from R itself where the C cannot be
+# compiled (then store is NULL).
+run_summary <- function(id, x, store = NULL, offset = 0) {
+  m <- call_native("nbh_tukey_medians", id, x, store, offset)
+  if (!is.null(m)) return(m)
+  if (!length(id)) {
+    return(list(id = integer(), median = numeric(), n = integer(), p90 = numeric(), p99 = numeric(),
+                below = integer(), start = integer(), values = numeric()))
+  }
   sg <- sorted_groups(data.table(id = id, x = x), "x", "id")
   kept <- tukey_medians_sorted(sg)
-  data.table(id = id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n)
+  list(id = id[sg$row[sg$start + 1L]], median = kept$median, n = kept$n,
+       p90 = percentile_sorted(sg$x, sg$start, sg$n, 90), p99 = percentile_sorted(sg$x, sg$start, sg$n, 99),
+       below = count_sorted(sg, bounds_of_sorted(sg)$lower, inclusive = FALSE), start = as.integer(sg$start),
+       values = sg$x)
 }
 
 # Per group: the `by` columns, n, q1, q3, lower and upper bound.

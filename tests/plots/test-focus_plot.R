@@ -33,6 +33,9 @@ test_that("focus data: the boxes are of the values that passed the Tukey filter"
   expect_equal(box$ymax * scale, max(kept$seconds))
   expect_equal(box$n, nrow(kept))
   expect_lt(box$n, 20L + 1L)
+  # The x: the run's 99th percentile of all 20 times, the outliers too (numpy's "linear").
+  expect_equal(box$p99 * scale, percentile_sorted(sort(raw$seconds), 0, 20L, 99))
+  expect_gte(box$p99 * scale, sort(raw$seconds)[19])
 })
 
 test_that("the focus plot draws one box per run and side with the reference lines", {
@@ -49,6 +52,8 @@ test_that("the focus plot draws one box per run and side with the reference line
   expect_equal(middles$y, d$middle)
   expect_equal(unique(built$data[[4]]$yintercept), 1)       # in both panels
   expect_equal(unique(built$data[[5]]$yintercept), vt$median_b_us[1] / vt$median_a_us[1])
+  tails <- as.data.table(built$data[[length(built$data)]])[order(PANEL, x)]
+  expect_equal(tails$y, d$p99)                              # one x per run and side
   expect_match(fd$plots$caption[1], "msize=1024.*ratio 1\\.2")
   expect_equal(p$labels$y, "time / median of a's run medians")
 })
