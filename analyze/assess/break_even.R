@@ -42,7 +42,7 @@ break_even <- function(archives, frame, medians, operations, level = 0.95) {
   if (!nrow(per_run)) return(no_break_even())
   setorderv(per_run, c("pair", "run"))
   out <- per_run[, c(list(runs = .N, init_s = median(init), persistent_s = median(p), blocking_s = median(b)),
-                     break_even_interval(init / (b - p), level)), keyby = pair]
+                     break_even_interval(fifelse(b > p, init / (b - p), Inf), level)), keyby = pair]
   out[, saving_s := blocking_s - persistent_s]
   out[, `:=`(never = persistent_s >= blocking_s,
              break_even = fifelse(persistent_s >= blocking_s, NA_real_, floor(init_s / saving_s) + 1))]

@@ -12,7 +12,7 @@ node_aware_blocks <- function(result) {
     data.table(library = runs$library, deployment = runs$deployment, nodes = nodes)
   }))
   if (!nrow(rows)) return(list())
-  s <- rows[, .(runs = .N, nodes = paste(sort(unique(fcoalesce(format(nodes), "not recorded"))), collapse = ", "),
+  s <- rows[, .(runs = .N, nodes = paste(sort(unique(ifelse(is.na(nodes), "not recorded", format(nodes)))), collapse = ", "),
                 one = all(!is.na(nodes) & nodes == 1)), keyby = .(library, deployment)]
   s[, note := fifelse(one, "one node: no pair of nodes, every edge goes directly (the p2p_alltoallv exchange)", "")]
   c(list(heading("Node-aware exchange"),

@@ -19,7 +19,11 @@ def read(path):
             lines = f.read().split("\n")
     except OSError as e:
         raise file_error(e, path) from None
-    if not lines or lines[0].strip().replace(" ", "") != HEADER:
+    header = lines[0].strip().replace(" ", "") if lines else ""
+    if header == "source,dest":
+        raise ConfigError(path, 1, "the edges are given without their sizes: every edge needs its bytes "
+                          f"(the header must be '{HEADER}')")
+    if header != HEADER:
         raise ConfigError(path, 1, f"the header must be '{HEADER}'")
     source, dest, count, seen = [], [], [], {}
     for number, line in enumerate(lines[1:], 2):

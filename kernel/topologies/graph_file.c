@@ -154,6 +154,9 @@ int graph_read(const char *path, int rank, int p, long max_degree, struct graph_
     char *s = next_line(&r);
     if (!s)
         status = fail(&r, 0, "empty graph file; expected the header " GRAPH_HEADER);
+    else if (strcmp(s, "source,dest") == 0)  /* a pattern alone: the v exchanges need each edge's size */
+        status = fail(&r, 1, "header 'source,dest': the graph is given without counts; every edge needs its "
+                             "count, expected exactly " GRAPH_HEADER);
     else if (strcmp(s, GRAPH_HEADER) != 0)
         status = fail(&r, 1, "header '%.80s', expected exactly " GRAPH_HEADER, s);
     while (status == 0 && (s = next_line(&r)) != NULL) {

@@ -122,6 +122,7 @@ def test_edge_list_naming_a_process_beyond_p_is_refused_at_its_line(tmp_path):
 
 @pytest.mark.parametrize("text, line, reason", [
     ("src,dst,bytes\n", 1, "header"),
+    ("source,dest\n0,1\n", 1, "given without their sizes: every edge needs its bytes"),
     ("source,dest,bytes\n0,1\n", 2, "is not SOURCE,DEST,BYTES"),
     ("source,dest,bytes\n1,1,8\n", 2, "sends to itself"),
     ("source,dest,bytes\n0,1,0\n", 2, "at least 1"),

@@ -279,6 +279,9 @@ BAD_GRAPHS = [
      r"{graph}:5: duplicate edge 1 -> 2 \(first on line 3\) \(graph of {input}:2\)"),
     ("count < 1", "source,dest,count\n0,1,0\n", row(),
      r"{graph}:2: count 0: every edge carries at least 1 entry \(graph of {input}:2\)"),
+    ("no counts", "source,dest\n0,1\n1,0\n", "1,node_aware_alltoallv,graph,,,,,,0,,8,2,,1,g.csv,\n",
+     r"{graph}:1: header 'source,dest': the graph is given without counts; every edge needs its count, "
+     r"expected exactly source,dest,count \(graph of {input}:2\)"),
     ("missing field", "source,dest,count\n0,1\n", row(), r"{graph}:2: 2 fields, expected 3 \(source,dest,count\) \(graph of {input}:2\)"),
     ("buffers over the memory limit", "source,dest,count\n0,1,200000000\n", row(),
      r"{input}:2: column msize: 8 bytes per entry need 1600000000 bytes of buffers on process 0 of graph {graph}, "
