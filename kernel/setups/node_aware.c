@@ -32,6 +32,8 @@
  * The receive slots end up exactly as neighbor_alltoallv fills them
  * (prepare_neighbor_alltoall's layout, the graph's counts on a graph), so
  * --validate checks every edge as for the library's collective. */
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -359,6 +361,20 @@ static void receive_between(struct plan *plan, const struct run_context *c, cons
     }
 }
 
+/* A message is counted in bytes by an int: a node pair's, which sums many
+ * edges, could pass it where every edge fits. Stops the run, saying so. */
+static void too_large(const struct run_context *c, const struct list *l)
+{
+    const struct message *m = l->items;
+    for (int i = 0; i < l->n; i++) {
+        if (m[i].bytes > INT_MAX) {
+            fprintf(stderr, "nbh-kernel: experiment %ld: node_aware_alltoallv would send %zu bytes in one "
+                    "message, more than an MPI int counts (a smaller msize)\n", c->e->id, m[i].bytes);
+            MPI_Abort(c->base, 2);
+        }
+    }
+}
+
 static void plan_build(struct plan *plan, const struct run_context *c)
 {
     memset(plan, 0, sizeof(*plan));
@@ -413,8 +429,10 @@ static void plan_build(struct plan *plan, const struct run_context *c)
 
     plan->staging = malloc(plan->staged + 1);
     int nmessages = 0;
-    for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++)
+    for (size_t i = 0; i < sizeof(messages) / sizeof(messages[0]); i++) {
         nmessages += messages[i]->n;
+        too_large(c, messages[i]);
+    }
     plan->requests = malloc(sizeof(MPI_Request) * (size_t)(nmessages + 1));
     free(counts);
     free(sent);
