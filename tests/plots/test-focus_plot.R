@@ -52,8 +52,14 @@ test_that("the focus plot draws one box per run and side with the reference line
   expect_equal(middles$y, d$middle)
   expect_equal(unique(built$data[[4]]$yintercept), 1)       # in both panels
   expect_equal(unique(built$data[[5]]$yintercept), vt$median_b_us[1] / vt$median_a_us[1])
-  tails <- as.data.table(built$data[[length(built$data)]])[order(PANEL, x)]
-  expect_equal(tails$y, d$p99)                              # one x per run and side
+  # Each run's P99: an x, or a triangle at the cap with its value when far above the boxes.
+  marks <- focus_tail_marks(copy(fd$data[plot == 1L]), fd$plots[1])
+  cap <- 1.5 * max(d$ymax, 1, vt$median_b_us[1] / vt$median_a_us[1], fd$plots$b_high[1])
+  expect_equal(marks$y, pmin(d$p99, cap))
+  expect_equal(marks$shape, ifelse(d$p99 > cap, 2, 4))
+  points <- as.data.table(built$data[[length(built$data) - 1L]])
+  expect_equal(sort(points$y), sort(pmin(d$p99, cap)))
+  expect_equal(nrow(as.data.table(built$data[[length(built$data)]])), sum(d$p99 > cap))   # their values
   expect_match(fd$plots$caption[1], "msize=1024.*ratio 1\\.2")
   expect_equal(p$labels$y, "time / median of a's run medians")
 })
