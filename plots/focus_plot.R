@@ -30,8 +30,9 @@ focus_plot <- function(plot, data) {
                        minor_breaks = NULL) +
     scale_fill_manual(values = c("#aec7e8", "#ffbb78"), guide = "none") +
     labs(title = wrap_text(plot$title, 80),
-         subtitle = wrap_text(sprintf(paste("%s = %s; lines: median of run medians, a %.3g \u00b5s (solid), b %.3g \u00b5s",
-                                            "(dashed); x: each run's P99 (\u25b3: off the scale, its value above)"),
+         subtitle = wrap_text(sprintf(paste("%s = %s; lines: median of run medians, a %.3g \u00b5s (solid),",
+                                            "b %.3g \u00b5s (dashed); x: each run's P99 (\u25b3: off the scale,",
+                                            "its value above)"),
                                       plot$varied, plot$level, plot$median_a_us, plot$median_b_us), 88),
          x = "run", y = "time / median of a's run medians", caption = wrap_text(plot$caption, 110)) +
     plot_theme() +

@@ -107,7 +107,8 @@ init_times <- function(archives, frame) {
   rows <- rbindlist(lapply(seq_len(nrow(runs)), function(i) {
     file <- file.path(archives[[runs$archive[i]]]$dir, "results", paste0(runs$run_id[i], ".preparation.csv"))
     if (!file.exists(file)) return(NULL)
-    x <- tryCatch(fread(file, select = c("id", "init_seconds"), colClasses = c(id = "integer", init_seconds = "double")),
+    x <- tryCatch(fread(file, select = c("id", "init_seconds"),
+                        colClasses = c(id = "integer", init_seconds = "double")),
                   error = function(e) {
                     nbh_warning("run ", runs$run_id[i], ": ", file, " cannot be read (", conditionMessage(e),
                                 "); its _init times are left out of the break-even")

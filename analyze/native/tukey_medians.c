@@ -69,8 +69,8 @@ static SEXP tukey_medians_call(void *data) {
     if (max_id < 0) max_id = 0;   /* no rows: one empty bucket, no groups */
     R_xlen_t *rows_of_id = scratch_alloc(&call->scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) rows_of_id[id[i]]++;
-    return run_medians_of(id, REAL(call->seconds), rows, max_id, rows_of_id, store_region(call->store, call->offset, rows),
-                          &call->scratch);
+    double *sorted = store_region(call->store, call->offset, rows);
+    return run_medians_of(id, REAL(call->seconds), rows, max_id, rows_of_id, sorted, &call->scratch);
 }
 
 SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_, SEXP store_, SEXP offset_) {

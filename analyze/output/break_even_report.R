@@ -9,7 +9,9 @@ break_even_table <- function(result) {
   if (is.null(be) || !nrow(be)) return(data.table())
   params <- result$params$name
   cells <- result$frame$cells
-  repetitions <- function(k, never) ifelse(never, "never", ifelse(is.na(k), NA_character_, format(k, scientific = FALSE, trim = TRUE)))
+  repetitions <- function(k, never) {
+    ifelse(never, "never", ifelse(is.na(k), NA_character_, format(k, scientific = FALSE, trim = TRUE)))
+  }
   out <- cbind(cells[be$cell, params, with = FALSE],
                be[, .(blocking_op = cells$op[blocking_cell], runs, init_us = init_s * 1e6,
                       persistent_us = persistent_s * 1e6, blocking_us = blocking_s * 1e6, saving_us = saving_s * 1e6,
@@ -37,7 +39,8 @@ break_even_blocks <- function(result, settings) {
                    "_init + k (Start + Wait) < k x blocking call, from the median _init time of the runs ",
                    "(`preparation.csv`, the slowest process's) and the medians of run medians of both forms ",
                    "(every other parameter equal); `never` where the persistent call is not faster. The interval: ",
-                   sprintf("the %g %% distribution-free interval of the median of the per-run break-evens ", 100 * bt$ci_level[1]),
+                   sprintf("the %g %% distribution-free interval of the median of the per-run break-evens ",
+                           100 * bt$ci_level[1]),
                    "(order statistics; none with fewer than 6 runs). All rows in `break_even.csv`.")),
     bounded_table(x, "persistent experiments", "break_even.csv"))
 }

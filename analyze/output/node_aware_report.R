@@ -7,12 +7,13 @@ node_aware_blocks <- function(result) {
   if (!"node_aware_alltoallv" %in% result$frame$cells$op) return(list())
   rows <- rbindlist(lapply(result$archives, function(a) {
     prov <- read_provenance(a)
-    nodes <- vapply(prov, function(p) if (is.null(p$shared_memory_nodes)) NA_real_ else as.numeric(p$shared_memory_nodes), 0)
+    nodes <- vapply(prov, function(p) as.numeric(p$shared_memory_nodes %||% NA_real_), 0)
     runs <- a$runs[file.exists(file.path(a$dir, "results", paste0(run_id, ".prov.json")))]
     data.table(library = runs$library, deployment = runs$deployment, nodes = nodes)
   }))
   if (!nrow(rows)) return(list())
-  s <- rows[, .(runs = .N, nodes = paste(sort(unique(ifelse(is.na(nodes), "not recorded", format(nodes)))), collapse = ", "),
+  s <- rows[, .(runs = .N, nodes = paste(sort(unique(ifelse(is.na(nodes), "not recorded", format(nodes)))),
+                                         collapse = ", "),
                 one = all(!is.na(nodes) & nodes == 1)), keyby = .(library, deployment)]
   s[, note := fifelse(one, "one node: no pair of nodes, every edge goes directly (the p2p_alltoallv exchange)", "")]
   c(list(heading("Node-aware exchange"),

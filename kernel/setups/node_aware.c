@@ -232,7 +232,7 @@ static struct edge *tell_handlers(MPI_Comm node, const struct edge *mine, int nm
     return theirs;
 }
 
-/* The bytes of edges[first .. first + n - 1]. */
+/* The bytes of the n edges from `edges` on. */
 static size_t bytes_of(const struct edge *edges, int n)
 {
     size_t total = 0;
