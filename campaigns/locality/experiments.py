@@ -26,7 +26,7 @@ APP_GRAPHS = [
     "stencil3d n=24",                         # 13824 rows, 7 points
     "stencil3d n=16 points=27",               # 4096 rows, 27 points
     "rgg n=8000 radius=0.08 dim=3",           # 8000 points in the unit cube
-    "mtx file=lshape-p1.mtx",                 # 1281 rows, a user's matrix
+    "mtx file=lshape-p1.mtx",                 # 1281 rows, a user's matrix (app-graphs' file, copied)
 ]
 SUITESPARSE_SIZED = [
     "stencil2d n=1000",                       # ecology2's size and structure
