@@ -44,10 +44,13 @@ SMALL = """source,dest,count
 3,1,1
 """
 
+# Open MPI 4.1.4's treematch MPI_Dist_graph_create hangs in ompi_comm_nextcid
+# on this cluster in about half the runs once node communicators have come
+# and gone (docs/kernel.md, "The node-aware exchange"): its basic topo here.
 LAUNCH = {
     "openmpi": ("mpirun.openmpi -np {np} --map-by ppr:2:node {build}/openmpi/nbh-kernel",
                 "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
-                "OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_pml=ob1"),
+                "OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_pml=ob1 OMPI_MCA_topo=^treematch"),
     "mpich": ("mpirun.mpich -np {np} -ppn 2 -genv LD_PRELOAD {build}/mpich/libnbh-yield.so {build}/mpich/nbh-kernel",
               "export HYDRA_IFACE=lo"),
 }
@@ -82,18 +85,20 @@ def test_every_edge_arrives_with_several_processes_per_node(slurm, library, tmp_
     (tmp_path / "irregular.csv").write_text(IRREGULAR)
     (tmp_path / "small.csv").write_text(SMALL)
     launcher, setup = LAUNCH[library]
-    script = ["#!/bin/bash", setup, f"cd {tmp_path}"]
     counts = {}
-    for np_, graph in ((8, "irregular.csv"), (4, "small.csv")):
+    # One job per deployment, on just its nodes (an mpirun with daemons on
+    # nodes it has no process on once hung at its end here), with a time
+    # limit so that Slurm ends a job that hangs.
+    for np_, nodes, graph in ((8, 4, "irregular.csv"), (4, 2, "small.csv")):
         text, counts[np_] = experiments(graph)
         (tmp_path / f"input{np_}.csv").write_text(text)
         command = launcher.format(np=np_, build=ROOT / "build")
-        script.append(f"{command} -i input{np_}.csv -o run{np_} --validate || exit 1")
-    (tmp_path / "job.sh").write_text("\n".join(script) + "\n")
-    job = subprocess.run(["sbatch", "--wait", "-N", "4", "-n", "8", "--overcommit", "-o", str(tmp_path / "job.out"),
-                          str(tmp_path / "job.sh")], env=dict(os.environ, **slurm.env),
-                         capture_output=True, text=True, timeout=240)
-    assert job.returncode == 0, job.stderr + (tmp_path / "job.out").read_text()
+        script = ["#!/bin/bash", setup, f"cd {tmp_path}", f"{command} -i input{np_}.csv -o run{np_} --validate"]
+        (tmp_path / f"job{np_}.sh").write_text("\n".join(script) + "\n")
+        job = subprocess.run(["sbatch", "--wait", "-N", str(nodes), "-n", str(np_), "--overcommit", "-t", "3",
+                              "-o", str(tmp_path / f"job{np_}.out"), str(tmp_path / f"job{np_}.sh")],
+                             env=dict(os.environ, **slurm.env), capture_output=True, text=True, timeout=240)
+        assert job.returncode == 0, job.stderr + (tmp_path / f"job{np_}.out").read_text()
     for np_, nodes in ((8, 4), (4, 2)):
         findings = read_csv(tmp_path / f"run{np_}.findings.csv")
         assert findings == [], findings[:3]
