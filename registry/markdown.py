@@ -23,6 +23,14 @@ SECTIONS = [
     ("constructors", "Constructors", ""),
     ("orders", "Orders of the neighbor lists", ""),
     ("datatypes", "Datatypes", ""),
+    ("arrivals", "Arrival patterns (the `arrival` parameter)",
+     "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
+     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "
+     "docs/kernel.md."),
+    ("syncs", "Starts (the `sync` parameter)",
+     "How every repetition of an experiment starts. `clock` estimates each process's clock offset and drift "
+     "to rank 0 by ping-pong before the experiment and records what the start cost and achieved in "
+     "PREFIX.preparation.csv (docs/kernel.md)."),
     ("parameters", "Kernel input parameters",
      "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
     ("limits", "Bounds and limits",

@@ -1,0 +1,61 @@
+/* A global clock: every process's estimate of rank 0's clock, as ReproMPI's
+ * and SKaMPI's clock synchronisations make it. Each process measures its
+ * offset to rank 0 by ping-pong (Cristian: the root's time against the
+ * middle of the round trip, the shortest of CLOCK_EXCHANGES round trips
+ * counting, whose half bounds the error) at CLOCK_FITPOINTS moments, and
+ * fits a line through its latest CLOCK_HISTORY offsets (this experiment's
+ * and the run's before it): offset(t) = offset at the points' mean time +
+ * drift x (t - that time). The drift is fitted by least squares shrunk
+ * towards 0 by a prior of CLOCK_DRIFT_PRIOR (ridge regression): fitpoints
+ * that span a millisecond cannot tell a drift from the offsets' noise, and
+ * an unfitted drift is better than a noisy one; as the run's fitpoints
+ * span more time the fitted drift takes over. */
+#ifndef NBH_CLOCK_MODEL_H
+#define NBH_CLOCK_MODEL_H
+
+#include <mpi.h>
+
+#define CLOCK_FITPOINTS 8       /* new fitpoints per estimate */
+#define CLOCK_EXCHANGES 4       /* round trips per fitpoint; the shortest counts */
+#define CLOCK_HISTORY 64        /* fitpoints a model is fitted to */
+#define CLOCK_DRIFT_PRIOR 1e-4  /* 100 ppm: more than two quartz clocks drift apart */
+/* On base only, every exchange complete before the estimate returns. */
+#define NBH_CLOCK_TAG 32764
+
+struct fitpoint {
+    double local;   /* this process's clock at the middle of the round trip */
+    double offset;  /* rank 0's clock minus local, then */
+    double error;   /* half the round trip: a bound on the offset's error */
+};
+
+struct clock_model {
+    double at;      /* local time the line is centred on */
+    double offset;  /* rank 0's clock minus this process's, at `at` */
+    double drift;   /* d offset / d local */
+};
+
+/* Rank 0's clock at this process's local time t. */
+static inline double clock_global(const struct clock_model *m, double t)
+{
+    return t + m->offset + m->drift * (t - m->at);
+}
+
+/* Waits until rank 0's clock reaches target, by model m; returns the global
+ * time it saw then. It spins; with yield (more processes than cores on
+ * this host) it gives the core away between looks (sched_yield) until the
+ * last SPIN_BEFORE_START, so that the others get to their starts too. On a
+ * host with a core per process it never yields: another program's process
+ * would take the core for a time slice. */
+#define SPIN_BEFORE_START 20e-6
+double clock_wait_until(const struct clock_model *m, double target, int yield);
+/* Collective on base: whether this host runs more of base's processes
+ * than the cores they may use (sched_getaffinity). */
+int clock_host_oversubscribed(MPI_Comm base);
+/* The line through the first n fitpoints, at most CLOCK_HISTORY (pure; n >= 1). */
+void clock_model_fit(const struct fitpoint *points, int n, struct clock_model *m);
+/* Collective on base: measures CLOCK_FITPOINTS new fitpoints of every
+ * process against rank 0, adds them to the process's history (kept for the
+ * run) and fits its model; rank 0's is the identity. */
+void clock_model_estimate(MPI_Comm base, struct clock_model *m);
+
+#endif
