@@ -77,13 +77,13 @@ void repetitions_run(struct run_context *ctx, const struct setup *s, struct sync
         timing_loop_attempts(ctx, s, sync, arrival, findings, n, r);
         r->batches++;
         MPI_Allreduce(r->late + first, r->valid + first, (int)n, MPI_UNSIGNED_CHAR, MPI_MAX, ctx->base);
-        long short_window = 0;
+        long late = 0;
         for (long i = first; i < first + n; i++) {
-            short_window += r->valid[i] == SYNC_LATE_SHORT;
-            r->valid[i] = r->valid[i] == SYNC_ON_TIME;
-            r->valid_count += r->valid[i];
+            r->valid[i] = !r->valid[i];
+            late += !r->valid[i];
         }
-        if (4 * short_window > n)
+        r->valid_count += n - late;
+        if (4 * late > n)
             sync->method->widen(sync);
     }
 }

@@ -32,7 +32,7 @@ struct repetitions {
     double *delay;           /* the arrival delay as timed (common start to the call); 0 without */
     double *drawn;           /* the delay the pattern gave */
     double *lateness;        /* the start minus the common start (clock); 0 (barrier) */
-    unsigned char *late;     /* this process got to its start after the window began (SYNC_LATE_*) */
+    unsigned char *late;     /* this process got to its start after the window began */
     unsigned char *valid;    /* every process was on time (repetitions_run) */
     long valid_count;
     int batches;
@@ -49,8 +49,7 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
  * each batch every process learns which attempts some process started late;
  * those are invalid, counted and left out, and the next batch runs the
  * attempts still missing (at most the method's batch; the window doubled
- * when more than a quarter of the batch started late by less than a
- * window). At most SYNC_MAX_ATTEMPTS x nrep attempts: an experiment that
+ * when more than a quarter of the batch started late). At most SYNC_MAX_ATTEMPTS x nrep attempts: an experiment that
  * has fewer valid repetitions then keeps those. With the barrier one
  * batch, every attempt valid. */
 #define SYNC_MAX_ATTEMPTS 20

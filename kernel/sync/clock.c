@@ -102,7 +102,7 @@ static double start(struct sync_run *s, long k)
     double target = s->first + (double)k * s->window;
     local_clock_stall(k);
     double t = now(s);
-    s->late = t < target ? SYNC_ON_TIME : t < target + s->window ? SYNC_LATE_SHORT : SYNC_LATE_HICCUP;
+    s->late = t >= target;
     s->lateness = clock_wait_until(&s->model, target, s->yield) - target;
     return target;
 }

@@ -6,32 +6,30 @@
 
 #include "sync/local_clock.h"
 
-static int by_value(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 void clock_model_fit(const struct fitpoint *points, int n, struct clock_model *m)
 {
-    double mean_t = 0, mean_offset = 0, errors[CLOCK_HISTORY];
     if (n > CLOCK_HISTORY)
         n = CLOCK_HISTORY;
+    /* Each point weighs by its error bound: one round trip held up by the
+     * scheduler says little about the offset. */
+    double w[CLOCK_HISTORY], sum = 0, mean_t = 0, mean_offset = 0;
     for (int i = 0; i < n; i++) {
-        mean_t += points[i].local / n;
-        mean_offset += points[i].offset / n;
-        errors[i] = points[i].error;
+        w[i] = 1 / (points[i].error * points[i].error + CLOCK_ERROR_FLOOR * CLOCK_ERROR_FLOOR);
+        sum += w[i];
     }
-    double stt = 0, sto = 0;
     for (int i = 0; i < n; i++) {
-        stt += (points[i].local - mean_t) * (points[i].local - mean_t);
-        sto += (points[i].local - mean_t) * (points[i].offset - mean_offset);
+        mean_t += w[i] / sum * points[i].local;
+        mean_offset += w[i] / sum * points[i].offset;
     }
-    /* The prior's weight: the offsets' typical error against the drift a
-     * clock may plausibly have. */
-    qsort(errors, (size_t)n, sizeof(double), by_value);
-    double noise = errors[n / 2] / CLOCK_DRIFT_PRIOR;
-    *m = (struct clock_model){.at = mean_t, .offset = mean_offset, .drift = sto / (stt + noise * noise)};
+    double stt = 0, sto = 0, bound = 0;
+    for (int i = 0; i < n; i++) {
+        bound += w[i] / sum * points[i].error;
+        stt += w[i] * (points[i].local - mean_t) * (points[i].local - mean_t);
+        sto += w[i] * (points[i].local - mean_t) * (points[i].offset - mean_offset);
+    }
+    /* the prior: drift ~ N(0, CLOCK_DRIFT_PRIOR^2) */
+    double prior = 1 / (CLOCK_DRIFT_PRIOR * CLOCK_DRIFT_PRIOR);
+    *m = (struct clock_model){.at = mean_t, .offset = mean_offset, .drift = sto / (stt + prior), .bound = bound};
 }
 
 /* The run's fitpoints of this process, oldest first overwritten. */
@@ -72,7 +70,7 @@ void clock_model_estimate(MPI_Comm base, struct clock_model *m)
     int rank, p;
     MPI_Comm_rank(base, &rank);
     MPI_Comm_size(base, &p);
-    *m = (struct clock_model){0, 0, 0};
+    *m = (struct clock_model){0, 0, 0, 0};
     for (int f = 0; f < CLOCK_FITPOINTS; f++) {
         if (rank == 0)
             serve(base, p - 1);

@@ -5,11 +5,13 @@
  * counting, whose half bounds the error) at CLOCK_FITPOINTS moments, and
  * fits a line through its latest CLOCK_HISTORY offsets (this experiment's
  * and the run's before it): offset(t) = offset at the points' mean time +
- * drift x (t - that time). The drift is fitted by least squares shrunk
- * towards 0 by a prior of CLOCK_DRIFT_PRIOR (ridge regression): fitpoints
- * that span a millisecond cannot tell a drift from the offsets' noise, and
- * an unfitted drift is better than a noisy one; as the run's fitpoints
- * span more time the fitted drift takes over. */
+ * drift x (t - that time), by least squares with each point weighed by its
+ * error bound (1 / (error^2 + CLOCK_ERROR_FLOOR^2): a round trip the
+ * scheduler held up hardly counts). The drift is shrunk towards 0 by a
+ * prior of CLOCK_DRIFT_PRIOR (ridge regression): fitpoints that span a
+ * millisecond cannot tell a drift from the offsets' noise, and an unfitted
+ * drift is better than a noisy one; as the run's fitpoints span more time
+ * the fitted drift takes over. */
 #ifndef NBH_CLOCK_MODEL_H
 #define NBH_CLOCK_MODEL_H
 
@@ -19,6 +21,7 @@
 #define CLOCK_EXCHANGES 4       /* round trips per fitpoint; the shortest counts */
 #define CLOCK_HISTORY 64        /* fitpoints a model is fitted to */
 #define CLOCK_DRIFT_PRIOR 1e-4  /* 100 ppm: more than two quartz clocks drift apart */
+#define CLOCK_ERROR_FLOOR 50e-9 /* below this an error bound is the clock's resolution */
 /* On base only, every exchange complete before the estimate returns. */
 #define NBH_CLOCK_TAG 32764
 
@@ -32,6 +35,7 @@ struct clock_model {
     double at;      /* local time the line is centred on */
     double offset;  /* rank 0's clock minus this process's, at `at` */
     double drift;   /* d offset / d local */
+    double bound;   /* the offset's error bound at `at`: the fitpoints' bounds, weighed as they are */
 };
 
 /* Rank 0's clock at this process's local time t. */

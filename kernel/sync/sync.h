@@ -21,8 +21,6 @@ struct run_context;
 struct setup;
 struct arrival_plan;
 
-enum { SYNC_ON_TIME, SYNC_LATE_SHORT, SYNC_LATE_HICCUP };
-
 /* One experiment's synchronisation: the method and its state. */
 struct sync_run {
     const struct sync_method *method;
@@ -36,9 +34,7 @@ struct sync_run {
     long batch;             /* most repetitions per batch; 0: no limit */
     /* what start found, for the repetition it started */
     double lateness;        /* actual start minus the common start (clock); 0 (barrier) */
-    int late;               /* this process got there after its window began (clock): SYNC_LATE_SHORT
-                             * by less than a window (the window is short), SYNC_LATE_HICCUP by more
-                             * (it was held up, or was still catching up); else 0 */
+    int late;               /* 1: this process got there after its window began (clock) */
     /* recorded per experiment (PREFIX.preparation.csv) */
     double prepare_seconds; /* clock: estimating the clock and timing the window, this process */
     double offset;          /* clock: this process's estimated offset to rank 0 at the first window */
@@ -60,7 +56,7 @@ struct sync_method {
     /* The clock the repetitions are timed with, seconds. */
     double (*now)(const struct sync_run *s);
     /* After a batch in which more than a quarter of the repetitions
-     * started late by less than a window: the clock's window doubles. */
+     * started late: the clock's window doubles. */
     void (*widen)(struct sync_run *s);
     /* After the experiment's repetitions; collective on s->base. */
     void (*finish)(struct sync_run *s, struct run_context *ctx);

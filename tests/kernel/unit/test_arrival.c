@@ -74,6 +74,11 @@ static void test_clock_fit(void)
     CHECK(fabs(m.drift) < 10e-6 && fabs(m.offset - 5) < 1e-9,
           "fitpoints of a millisecond give the offset and almost no drift (%.3g, not least squares' 7.6e-4)",
           m.drift);
+    /* one round trip held up for a millisecond: its offset is 1 ms off */
+    points[8] = (struct fitpoint){1000 + 500e-6, 5 + 1e-3, 500e-6};
+    clock_model_fit(points, 9, &m);
+    CHECK(fabs(clock_global(&m, 1000) - 1005) < 0.01e-6, "a point with a wide error bound hardly counts (%.3g s)",
+          clock_global(&m, 1000) - 1005);
 }
 
 void test_arrival(void)
