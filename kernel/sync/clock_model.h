@@ -22,6 +22,12 @@
 #define CLOCK_HISTORY 64        /* fitpoints a model is fitted to */
 #define CLOCK_DRIFT_PRIOR 1e-4  /* 100 ppm: more than two quartz clocks drift apart */
 #define CLOCK_ERROR_FLOOR 50e-9 /* below this an error bound is the clock's resolution */
+#define NBH_CLOCK_SYNC_METHOD                                                                             \
+    "sync=clock: per experiment 8 fitpoints of each process against rank 0, each the shortest of 4 round "   \
+    "trips (offset = rank 0's time - the middle of the round trip, bound = half the round trip); the model: "\
+    "weighted least-squares line through the process's latest 64 fitpoints of the run, weights "            \
+    "1/(bound^2 + (50 ns)^2), drift shrunk by a N(0, (100 ppm)^2) prior; windows of 2 x the median of 10 "  \
+    "timed repetitions + 10 us; repetitions invalid if a process reaches its start after its window began"
 /* On base only, every exchange complete before the estimate returns. */
 #define NBH_CLOCK_TAG 32764
 
