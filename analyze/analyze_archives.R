@@ -6,7 +6,9 @@
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
 # (compare_param_sets). Where the busy work was measured, its run medians
-# (reduce_work) feed computed sides (GL16) and the overlap table. Returns
+# (reduce_work) feed computed sides (GL16) and the overlap table; where the
+# kernel wrote per-process times (read_ranks), they feed AR2 and the arrival
+# table, and the clock starts' records the report's start skew. Returns
 # everything the tables, plots and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
@@ -43,7 +45,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 " is left after the checks (see the warnings above)")
   }
   work <- reduce_work(archives, frame, medians)
-  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
+  ranks <- read_ranks(archives, frame, medians)
+  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks)
   # The guidelines, and the bootstrap spread of every cell's run medians
   # (for the ratio intervals), side by side in the workers.
   jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
@@ -53,7 +56,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
       assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
     } else {
       assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
-                                pairs = pairs[[k]])
+                                pairs = pairs[[k]], ranks = ranks)
     }
     tests[, guideline := k]
   })
@@ -67,7 +70,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
-       graphs = graph_descriptions(archives))
+       graphs = graph_descriptions(archives), arrival = arrival_extra_times(frame$cells, ranks, params$name),
+       clock_starts = read_clock_starts(archives, frame, medians))
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

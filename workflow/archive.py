@@ -159,7 +159,7 @@ def results_of(status, target, nrep_of):
     finished = {str(i) for i in done}
     for suffix, keep in ((".seeds.csv", lambda i: i in finished),
                          (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True),
-                         (".preparation.csv", lambda i: i in finished)):
+                         (".preparation.csv", lambda i: i in finished), (".ranks.csv", lambda i: i in finished)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -193,7 +193,7 @@ def attempt_files(workspace, status, target):
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
             for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
-                           ".findings.csv", ".preparation.csv"):
+                           ".findings.csv", ".preparation.csv", ".ranks.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
