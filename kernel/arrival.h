@@ -9,7 +9,12 @@
  *             benchmark: rand() % max before every call)
  *   one_late  d for the process late_rank, 0 for every other one
  *   ramp      r / (p - 1) x d for the process of rank r (0 when p = 1)
- * Ranks are those of the topology communicator. Pure: no MPI. */
+ * Ranks are those of the topology communicator. Pure: no MPI.
+ * On a host with more processes than cores the wait gives the core away
+ * between looks at the clock until the last 20 us (as the clock start
+ * does): a spinning process there would take a core from the very
+ * processes it is meant to keep waiting, and slow down processes it has
+ * nothing to do with. */
 #ifndef NBH_ARRIVAL_H
 #define NBH_ARRIVAL_H
 
@@ -29,6 +34,7 @@ struct arrival_plan {
     int late_rank;
     int rank, nprocs;    /* this process, in the topology communicator */
     struct rng rng;      /* uniform: this process's stream */
+    int yield;           /* more processes than cores on this host: wait yielding (timing_loop.c) */
 };
 
 void arrival_plan_init(struct arrival_plan *a, const struct experiment *e, int rank, int nprocs);

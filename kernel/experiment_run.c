@@ -227,6 +227,7 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     sync_run_init(&sync, e->sync, ctx.comm, ctx.base);
     struct arrival_plan arrival;
     arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs);
+    arrival.yield = clock_host_oversubscribed(ctx.base);  /* asked once per run */
     sync.method->prepare(&sync, &ctx, s, &arrival);
     struct repetitions reps;
     repetitions_run(&ctx, s, &sync, arrival_delays(&arrival) ? &arrival : NULL, check, e->nrep, &reps);

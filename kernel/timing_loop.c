@@ -1,5 +1,6 @@
 #include "timing_loop.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,10 +40,13 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
         double t0 = m->start(sync, k);
         if (arrival) {
             drawn = arrival_next_delay(arrival);
-            double t;
-            do
+            double t = m->now(sync);
+            while (arrival->yield && t < t0 + drawn - SPIN_BEFORE_START) {
+                sched_yield();
                 t = m->now(sync);
-            while (t < t0 + drawn);
+            }
+            while (t < t0 + drawn)
+                t = m->now(sync);
             delay = t - t0;
         }
         s->start(ctx);

@@ -26,7 +26,7 @@ test_that("AR2: the processes outside the late one's neighborhood against themse
   a2 <- tt[tag == "AR2"]
   expect_equal(nrow(a2), 2L)
   expect_equal(a2[order(msize), median_a_us], c(20, 521), tolerance = 0.05)
-  expect_equal(a2[order(msize), median_b_us], c(20, 20), tolerance = 0.05)
+  expect_equal(a2[order(msize), median_b_us], c(20, 20) + 500 / 2, tolerance = 0.05)   # + d/2
   expect_equal(a2[order(msize), violated], c(FALSE, TRUE))
   expect_equal(unique(a2$a_params), "others(arrival=one_late,arrival_us=500)")
   expect_equal(unique(a2$b_params), "others(arrival=none)")
