@@ -24,7 +24,7 @@
 #include "sync/sync.h"
 #include "timing_loop.h"
 
-#define WINDOW_REPS 10
+#define WINDOW_REPS 5
 #define WINDOW_FACTOR 2.0
 #define WINDOW_SLACK 10e-6
 #define BATCH_SECONDS 1e-3

