@@ -11,10 +11,9 @@
  *   ramp      r / (p - 1) x d for the process of rank r (0 when p = 1)
  * Ranks are those of the topology communicator. Pure: no MPI.
  * On a host with more processes than cores the wait gives the core away
- * between looks at the clock until the last 20 us (as the clock start
- * does): a spinning process there would take a core from the very
- * processes it is meant to keep waiting, and slow down processes it has
- * nothing to do with. */
+ * between looks at the clock (as the clock start does): a spinning process
+ * there would take a core from the very processes it is meant to keep
+ * waiting, and slow down processes it has nothing to do with. */
 #ifndef NBH_ARRIVAL_H
 #define NBH_ARRIVAL_H
 

@@ -41,12 +41,11 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
         if (arrival) {
             drawn = arrival_next_delay(arrival);
             double t = m->now(sync);
-            while (arrival->yield && t < t0 + drawn - SPIN_BEFORE_START) {
-                sched_yield();
+            while (t < t0 + drawn) {
+                if (arrival->yield)
+                    sched_yield();
                 t = m->now(sync);
             }
-            while (t < t0 + drawn)
-                t = m->now(sync);
             delay = t - t0;
         }
         s->start(ctx);

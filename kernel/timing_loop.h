@@ -11,8 +11,8 @@
  *       t0 = start (sync/: the barrier's exit, or the window's common
  *            start on the global clock)
  *       arrival delay (arrival.h): wait on the clock until t0 + this
- *            process's delay (spinning; yielding until its last 20 us on
- *            a host with more processes than cores), timed: delay[k]
+ *            process's delay (spinning; on a host with more processes
+ *            than cores yielding between looks), timed: delay[k]
  *       start the operation (the blocking operation, the nonblocking
  *            start, MPI_Start)
  *       busy work, timed on its own: work[k]

@@ -12,9 +12,9 @@
  * already there was still busy with the repetition before (or was not
  * scheduled): it marks the repetition late, which makes it invalid; a
  * process held up for many windows makes the rest of its batch late while
- * it catches up, which is why batches are short. Until
- * then a process spins, or yields while it waits on a host with more
- * processes than cores (clock_wait_until). */
+ * it catches up, which is why batches are short. Until its start a
+ * process spins, or yields between looks on a host with more processes
+ * than cores (clock_wait_until). */
 #include <stdlib.h>
 
 #include "arrival.h"

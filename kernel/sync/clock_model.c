@@ -86,12 +86,11 @@ void clock_model_estimate(MPI_Comm base, struct clock_model *m)
 double clock_wait_until(const struct clock_model *m, double target, int yield)
 {
     double t = clock_global(m, local_clock_now());
-    while (yield && t < target - SPIN_BEFORE_START) {
-        sched_yield();
+    while (t < target) {
+        if (yield)
+            sched_yield();
         t = clock_global(m, local_clock_now());
     }
-    while (t < target)
-        t = clock_global(m, local_clock_now());
     return t;
 }
 

@@ -55,11 +55,10 @@ static inline double clock_global(const struct clock_model *m, double t)
 
 /* Waits until rank 0's clock reaches target, by model m; returns the global
  * time it saw then. It spins; with yield (more processes than cores on
- * this host) it gives the core away between looks (sched_yield) until the
- * last SPIN_BEFORE_START, so that the others get to their starts too. On a
- * host with a core per process it never yields: another program's process
- * would take the core for a time slice. */
-#define SPIN_BEFORE_START 20e-6
+ * this host) it gives the core away between looks (sched_yield), so that
+ * the processes sharing its core get to their starts too. On a host with
+ * a core per process it never yields: another program's process would
+ * take the core for a time slice. */
 double clock_wait_until(const struct clock_model *m, double target, int yield);
 /* Collective on base: whether this host runs more of base's processes
  * than the cores they may use (sched_getaffinity). */
