@@ -50,10 +50,12 @@ process_positions <- function(rank, topology, ndim, nprocs) {
   list(row = ifelse(grid, rank %/% columns, 0L), column = ifelse(grid, rank %% columns, rank))
 }
 
+# The pictures of the one_late cells in the order of arrival_summary (the
+# largest extra time of a process outside the neighborhood first), at most limit.
 arrival_picture_data <- function(result, params, limit = Inf) {
   x <- result$arrival
   cells <- result$frame$cells
-  chosen <- head(unique(x$cell), limit)
+  chosen <- head(arrival_summary(result)$cell, limit)
   x <- x[cell %in% chosen]
   c <- cells[x$cell]
   at <- process_positions(x$rank, c$topology, c$ndim, c$nprocs)
@@ -72,13 +74,15 @@ arrival_picture_data <- function(result, params, limit = Inf) {
 }
 
 # Per one_late cell: the late process's extra time, the largest of its
-# neighbors' and of the others' (microseconds).
+# neighbors' and of the others' (seconds); the cells whose others lost the
+# most first (those without others last), then in cell order.
 arrival_summary <- function(result) {
   x <- result$arrival
   largest <- function(v) if (length(v)) max(v) else NA_real_
   s <- x[, .(late_process = rank[role == "late"][1], late = largest(extra_seconds[role == "late"]),
              neighbors = largest(extra_seconds[role == "neighbor"]),
              others = largest(extra_seconds[role == "other"])), keyby = cell]
+  s <- s[order(-others, cell, na.last = TRUE)]
   cbind(result$frame$cells[s$cell], s[, !"cell"])
 }
 
@@ -95,7 +99,8 @@ arrival_blocks <- function(result, plots, settings) {
                 "without delay (medians over runs of the process's time from the common start to its ",
                 "completion, results/RUN.ranks.csv). The late process takes about d more; a neighborhood ",
                 "collective lets its neighbors wait for it, but the others (neither its source nor its ",
-                "destination) should complete as without delay (AR2). Every process is in `arrival.csv`.")),
+                "destination) should complete as without delay (AR2). The experiments whose others lost the ",
+                "most come first, and so do their pictures; every process is in `arrival.csv`.")),
       bounded_table(s[, .(context = context_text(s), op, topology, msize, sync, `d (us)` = format(arrival_us),
                           `late rank` = late_process, `late (us)` = us(late), `neighbors, largest (us)` = us(neighbors),
                           `others, largest (us)` = us(others))], "one_late experiments", "arrival.csv"))

@@ -43,6 +43,9 @@ test_that("the arrival table: each process's extra time over its time without de
   expect_equal(big[rank == 0L, extra_seconds * 1e6], 501, tolerance = 0.02)
   expect_equal(small[order(rank), role], ARRIVAL_ROLES)
   expect_equal(small[rank == 2L, delay_seconds], 500e-6)
+  # The report's table and pictures: the cell whose other process lost the most first.
+  expect_equal(arrival_summary(result)$msize, c(1024L, 64L))
+  expect_equal(arrival_summary(result)$late_process, c(2L, 2L))
 })
 
 test_that("the pictures lay a 2-D grid out row by row, everything else in rank order", {
