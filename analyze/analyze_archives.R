@@ -6,7 +6,8 @@
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
 # (compare_param_sets). Where the busy work was measured, its run medians
-# (reduce_work) feed computed sides (GL16) and the overlap table; where the
+# (reduce_work) feed computed sides (GL16) and the overlap table, and those
+# of the measured arrival delay (reduce_delay) AR1's; where the
 # kernel wrote per-process times (read_ranks), they feed AR2 and the arrival
 # table, and the clock starts' records the report's start skew. Returns
 # everything the tables, plots and report are made of.
@@ -45,8 +46,11 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 " is left after the checks (see the warnings above)")
   }
   work <- reduce_work(archives, frame, medians)
+  delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
-  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks)
+  for (k in seq_along(guidelines)) {
+    check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)
+  }
   # The guidelines, and the bootstrap spread of every cell's run medians
   # (for the ratio intervals), side by side in the workers.
   jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
@@ -56,7 +60,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
       assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
     } else {
       assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
-                                pairs = pairs[[k]], ranks = ranks)
+                                pairs = pairs[[k]], ranks = ranks, delays = delays)
     }
     tests[, guideline := k]
   })

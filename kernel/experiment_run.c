@@ -234,18 +234,20 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     sync.method->finish(&sync, &ctx);
     s->release(&ctx);
 
-    /* The valid repetitions, in order (with the barrier: all). */
+    /* The valid repetitions, in order (with the barrier: all): time, work
+     * and delay side by side, reduced to the slowest process's at once. */
     size_t n = (size_t)reps.valid_count;
-    double *seconds = malloc(sizeof(double) * 6 * (n + 1)), *work = seconds + n;
-    double *slowest = seconds + 2 * n, *slowest_work = seconds + 3 * n;
-    double *lateness = seconds + 4 * n, *latest = seconds + 5 * n;
+    double *seconds = malloc(sizeof(double) * 8 * (n + 1)), *work = seconds + n, *delay = seconds + 2 * n;
+    double *slowest = seconds + 3 * n, *slowest_work = seconds + 4 * n, *slowest_delay = seconds + 5 * n;
+    double *lateness = seconds + 6 * n, *latest = seconds + 7 * n;
     for (long i = 0, k = 0; i < reps.attempts; i++)
         if (reps.valid[i])
-            seconds[k] = reps.seconds[i], work[k] = reps.work[i], lateness[k++] = reps.lateness[i];
+            seconds[k] = reps.seconds[i], work[k] = reps.work[i], delay[k] = reps.delay[i],
+            lateness[k++] = reps.lateness[i];
 
     int base_rank;
     MPI_Comm_rank(ctx.base, &base_rank);
-    MPI_Reduce(seconds, slowest, 2 * (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    MPI_Reduce(seconds, slowest, 3 * (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     double init_slowest;
     MPI_Reduce(&ctx.init_seconds, &init_slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     if (e->sync == SYNC_clock)
@@ -270,7 +272,7 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
             output_seeds(out, e, ctx.nprocs);
         struct experiment kept = *e;
         kept.nrep = (long)n;
-        output_results(out, &kept, slowest, slowest_work);
+        output_results(out, &kept, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
         if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || prep.sync_seconds >= 0)
             output_preparation(out, e, &prep);

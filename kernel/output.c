@@ -62,7 +62,9 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
             return -1;
         }
     }
-    if (open_table(o, &o->results, 1, ".results.csv", "id,rep,seconds,work_seconds\n") != 0 ||
+    o->delay_column = ranks;
+    if (open_table(o, &o->results, 1, ".results.csv",
+                   ranks ? "id,rep,seconds,work_seconds,delay_seconds\n" : "id,rep,seconds,work_seconds\n") != 0 ||
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
@@ -76,13 +78,17 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
 }
 
 void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                   const double *work_seconds)
+                   const double *work_seconds, const double *delay_seconds)
 {
-    size_t capacity = (size_t)e->nrep * 72 + 1, used = 0;
+    size_t capacity = (size_t)e->nrep * 90 + 1, used = 0;
     char *text = malloc(capacity);
-    for (long i = 0; i < e->nrep; i++)
-        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e\n", e->id, i, seconds[i],
+    for (long i = 0; i < e->nrep; i++) {
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e", e->id, i, seconds[i],
                                  work_seconds[i]);
+        if (o->delay_column)
+            used += (size_t)snprintf(text + used, capacity - used, ",%.9e", delay_seconds[i]);
+        text[used++] = '\n';
+    }
     table_append(&o->results, text, used);
     free(text);
 }

@@ -1,6 +1,7 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
  *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
- *                        experiment
+ *                        experiment; with arrival patterns in the input also
+ *                        delay_seconds (the slowest process's delay)
  *   PREFIX.preparation.csv  per experiment with a persistent operation or a
  *                        work_factor: the _init time, the work_reference's
  *                        time and the work it gave
@@ -37,6 +38,7 @@ struct output {
     struct table preparation; /* created at the first experiment that has one */
     struct table ranks;      /* fd -1 unless the input has an arrival pattern */
     struct table delays;     /* fd -1 unless dumping delays */
+    int delay_column;        /* results have delay_seconds (the input has an arrival pattern) */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
 };
@@ -68,10 +70,11 @@ struct rank_row {
  * 0, or -1 with the message in o->error (nothing is left behind). */
 int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds, int ranks,
                 int dump_delays);
-/* Appends one experiment's rows to the results table: seconds and
- * work_seconds, each the slowest process's, per repetition. */
+/* Appends one experiment's rows to the results table: seconds,
+ * work_seconds and (with the delay column) delay_seconds, each the slowest
+ * process's, per repetition. */
 void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                    const double *work_seconds);
+                    const double *work_seconds, const double *delay_seconds);
 /* Appends what an experiment measured before its repetitions. */
 void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p);
 /* Appends an experiment's rows of PREFIX.ranks.csv, n processes in rank order. */

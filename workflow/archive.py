@@ -17,7 +17,7 @@ from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
-from workflow.result_rows import HEADER, OLD_HEADER, check_results
+from workflow.result_rows import check_results
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
@@ -130,14 +130,14 @@ def results_of(status, target, nrep_of):
     if not present:
         return RunResults(set(), [])
     checks = [check_results(prefix + ".results.csv", nrep_of) for prefix in present]
-    # One header for the merged file: an attempt by an older kernel (no
-    # work_seconds) gets an empty work_seconds beside a newer one's rows.
-    header = HEADER if any(c.header == HEADER for c in checks) else OLD_HEADER
+    # One header for the merged file, the attempts' widest: an attempt by an
+    # older kernel (no work_seconds, no delay_seconds) gets empty cells there.
+    header = max((c.header for c in checks), key=lambda h: h.count(","))
     rows, rejected = [], []
     done = set()
     for checked in checks:  # each experiment from the first attempt that finished it
         rejected += checked.rejected
-        pad = "," if checked.header != header else ""
+        pad = "," * (header.count(",") - checked.header.count(","))
         for ident in checked.complete:
             if ident not in done:
                 done.add(ident)

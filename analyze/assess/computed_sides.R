@@ -11,9 +11,11 @@
 #   b(r) = max(m_p(r), w_a(r)),
 # the larger of p's run median and the run median of the busy work a's own
 # repetitions measured (reduce_work).
-# `plus(SIDE; delay)` (AR1): b(r) = m_p(r) + d_a, p's run median plus the
-# left cell's maximum delay d (arrival_us): a late arrival costs no more
-# than its lateness.
+# `plus(SIDE; delay)` (AR1): b(r) = m_p(r) + D_a(r), p's run median plus
+# the run median of the delay a's own repetitions measured (per repetition
+# the slowest process's, from the common start to its call: reduce_delay):
+# a late arrival costs no more than its lateness. The nominal d would charge
+# the library with what the node did to the late process's wait.
 # The test is then the usual one: one-sided rank-sum test of a's run
 # medians against the b(r), ratio of their medians (assess_guideline), with
 # the guideline's own threshold (registry/guidelines.csv v_thres: 1.10 for
@@ -93,9 +95,10 @@ guideline_thresholds <- function(guidelines, registry_guidelines) {
 
 # Stops unless side a of a computed guideline has what its kind needs
 # (before the guidelines are assessed in parallel): measured work for
-# max(...; work), a delay for plus(...; delay), per-process times for
-# others(...) (cells: the analysis's cells; ranks: read_ranks).
-check_computed_side <- function(guideline, pairs, work, cells = NULL, ranks = NULL) {
+# max(...; work), a measured delay for plus(...; delay), per-process times
+# for others(...) (cells: the analysis's cells; ranks: read_ranks; delays:
+# reduce_delay).
+check_computed_side <- function(guideline, pairs, work, cells = NULL, ranks = NULL, delays = NULL) {
   kind <- guideline$computed
   if (is.null(kind) || !nrow(pairs)) return(invisible())
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
@@ -105,8 +108,12 @@ check_computed_side <- function(guideline, pairs, work, cells = NULL, ranks = NU
                 "on it), or the archives were made before the kernel measured it")
   }
   if (kind == "plus_delay" && !any(fcoalesce(cells$arrival_us[pairs$a_cell], 0) > 0)) {
-    input_error(what, ": plus(...; delay) adds the left side's maximum delay (arrival_us), and no cell of ",
-                "side a has one: fix an arrival pattern on it (arrival=uniform, one_late or ramp)")
+    input_error(what, ": plus(...; delay) adds the delay measured on the left side, and no cell of ",
+                "side a has a delay: fix an arrival pattern on it (arrival=uniform, one_late or ramp)")
+  }
+  if (kind == "plus_delay" && !any(pairs$a_cell %in% delays$cell)) {
+    input_error(what, ": plus(...; delay) needs the delay measured per repetition (delay_seconds in the ",
+                "results), and no cell of side a has it")
   }
   if (kind == "others" && !any(pairs$a_cell %in% ranks$cell[ranks$role == "other"])) {
     input_error(what, ": others(...) compares the processes outside the late process's neighborhood ",
@@ -120,31 +127,29 @@ check_computed_side <- function(guideline, pairs, work, cells = NULL, ranks = NU
 # test (b's parameters), median_b the median of the b(r). others(...)
 # guidelines go to assess_others_guideline (ranks: read_ranks).
 assess_computed_guideline <- function(guideline, cells, medians, work, params, p_thres = 0.001, v_thres = 1.10,
-                                      pairs = NULL, ranks = NULL) {
+                                      pairs = NULL, ranks = NULL, delays = NULL) {
   if (identical(guideline$computed, "others")) {
     return(assess_others_guideline(guideline, cells, ranks, params, p_thres, v_thres, pairs))
   }
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
-  check_computed_side(guideline, pairs, work, cells)
+  check_computed_side(guideline, pairs, work, cells, delays = delays)
   delay <- identical(guideline$computed, "plus_delay")
-  measured <- if (delay) cells[fcoalesce(arrival_us, 0) > 0, cell] else unique(work$cell)
+  added <- if (delay) delays else work
+  measured <- unique(added$cell)
   unmeasured <- sum(!pairs$a_cell %in% measured)
   if (unmeasured) {
-    nbh_warning(what, ": ", unmeasured, " of ", nrow(pairs), " cells of side a have ",
-                if (delay) "no delay (arrival none)" else "no measured busy work", "; they are not tested")
+    nbh_warning(what, ": ", unmeasured, " of ", nrow(pairs), " cells of side a have no measured ",
+                if (delay) "delay" else "busy work", "; they are not tested")
   }
   pairs <- pairs[a_cell %in% measured]
   pairs[, virtual := max(cells$cell) + .I]
   right <- medians[pairs[, .(cell = b_cell, virtual, a_cell)], on = "cell", nomatch = NULL,
                    .(virtual, a_cell, run, pure = median)]
-  if (delay) {
-    right <- right[, .(cell = virtual, run, median = pure + cells$arrival_us[a_cell] * 1e-6)]
-  } else {
-    right[work, on = c(a_cell = "cell", "run"), measured_work := i.median]
-    right <- right[!is.na(measured_work), .(cell = virtual, run, median = pmax(pure, measured_work))]
-  }
+  right[added, on = c(a_cell = "cell", "run"), measured := i.median]
+  right <- right[!is.na(measured), .(cell = virtual, run,
+                                      median = if (delay) pure + measured else pmax(pure, measured))]
   extended <- rbind(cells, cells[pairs$b_cell][, cell := pairs$virtual])
   values <- rbind(medians[cell %in% pairs$a_cell, .(cell, run, median)], right)
   setkeyv(values, c("cell", "run"))

@@ -62,7 +62,11 @@ def test_delays_are_drawn_as_recorded_and_timed(kernel, library):
     assert (timed + 1e-9 >= medians.reindex(timed.index)).all()
     assert (ranks["seconds"] >= ranks["delay_seconds"]).all(), "a process completes after it arrived"
     results = run.results
+    assert list(results.columns) == ["id", "rep", "seconds", "work_seconds", "delay_seconds"]
     assert results.groupby("id").size().tolist() == [NREP] * 4
+    assert (results[results["id"] == 2]["delay_seconds"] + 1e-9 >= D * 1e-6).all(), \
+        "the slowest process's delay: the late one's, never shorter than d"
+    assert (results[results["id"] == 4]["delay_seconds"] == 0).all()
     assert (results[results["id"] == 2]["seconds"] >= D * 1e-6).all(), \
         "the slowest process's time is counted from the common start: it holds the delay"
     assert not run.file("preparation.csv").exists(), "barrier starts record nothing before the repetitions"
