@@ -101,7 +101,7 @@ arrival_blocks <- function(result, plots, settings) {
                 "collective lets its neighbors wait for it, but the others (neither its source nor its ",
                 "destination) should complete as without delay (AR2). The experiments whose others lost the ",
                 "most come first, and so do their pictures; every process is in `arrival.csv`.")),
-      bounded_table(s[, .(context = context_text(s), op, topology, msize, sync, `d (us)` = format(arrival_us),
+      bounded_table(s[, .(context = context_text(s), op, topology, ndim, msize, sync, `d (us)` = format(arrival_us),
                           `late rank` = late_process, `late (us)` = us(late), `neighbors, largest (us)` = us(neighbors),
                           `others, largest (us)` = us(others))], "one_late experiments", "arrival.csv"))
   }
