@@ -67,7 +67,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
-       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds)
+       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state)
 }
 
 # Every guideline of STATE assessed on MEDIANS (and WORK, for computed

@@ -157,3 +157,51 @@ rounds_spent <- function(result) {
   spent[, `:=`(fixed_runs = nrun_max, fixed_experiment_runs = experiments * nrun_max)]
   spent[, context := NULL][]
 }
+
+# The adaptive rule replayed on a complete archive, without measuring
+# anything (make bench: bench/bench-adaptive): the first round is every
+# cell's first NRUN runs (in run order, within its context), each look
+# decides with the thresholds of one of the planned looks, and each cell
+# of an open test gets its next STEP runs, up to NRUN_MAX (default: the
+# runs every context has), as rounds of an adaptive campaign would give
+# it. RESULT: analyze_archives of the complete archive (its tests are the
+# fixed design's). Returns list(tests: the last look's tests with
+# decided_round, looks: per look the runs and decisions, spent: runs and
+# experiment runs of the rounds and of the fixed design, looks_planned).
+replay_rounds <- function(result, nrun, step, nrun_max = NULL) {
+  runs <- copy(result$frame$runs)
+  runs[, rank := frank(run, ties.method = "first"), by = context]
+  nrun_max <- nrun_max %||% min(runs[, .N, by = context]$N)
+  looks <- 1L + as.integer(ceiling(max(nrun_max - nrun, 0) / step))
+  state <- modifyList(result$state, list(p_thres = result$looks$p_thres / looks,
+                                         ci_level = 1 - (1 - result$looks$ci_level) / looks))
+  medians <- copy(result$medians)[, rank := runs$rank[match(run, runs$run_key)]]
+  work <- copy(result$work)[, rank := runs$rank[match(run, runs$run_key)]]
+  cells <- result$frame$cells[, .(cell, context)]
+  measured <- sort(unique(medians$cell))
+  allowed <- integer(nrow(cells))   # the runs each cell has had so far
+  allowed[measured] <- min(nrun, nrun_max)
+  launched <- setNames(rep(min(nrun, nrun_max), uniqueN(cells$context)), sort(unique(cells$context)))
+  decided <- NULL
+  out <- list()
+  for (r in seq_len(looks)) {
+    t <- decide_tests(assess_tests(state, medians[rank <= allowed[cell]], work[rank <= allowed[cell]]), state)
+    first <- if (is.null(decided)) rep(NA_integer_, nrow(t)) else
+      decided$round[decided[t, on = c("guideline", "a_cell", "b_cell"), which = TRUE]]
+    first[is.na(first) & t$decision != "open"] <- r
+    decided <- t[, .(guideline, a_cell, b_cell, round = first)]
+    out[[r]] <- t[, .(round = r, runs = sum(launched), experiment_runs = sum(allowed), tests = .N,
+                      violated = sum(decision == "violated"), holds = sum(decision == "holds"),
+                      open = sum(decision == "open"))]
+    grow <- unique(c(t[decision == "open", a_cell], t[decision == "open", b_cell]))
+    grow <- grow[allowed[grow] < nrun_max]
+    if (!length(grow) || r == looks) break
+    allowed[grow] <- pmin(allowed[grow] + step, nrun_max)
+    more <- as.character(unique(cells$context[grow]))
+    launched[more] <- pmin(launched[more] + step, nrun_max)
+  }
+  t[, decided_round := first]
+  list(tests = t, looks = rbindlist(out), looks_planned = looks, nrun_max = nrun_max,
+       spent = list(runs = sum(launched), fixed_runs = length(launched) * nrun_max,
+                    experiment_runs = sum(allowed), fixed_experiment_runs = length(measured) * nrun_max))
+}
