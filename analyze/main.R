@@ -84,7 +84,8 @@ main <- function(args) {
               s$vt, s$t, s$vg, s$g, ifelse(s$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold", "")),
       sep = "")
   if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
-  cat(sprintf("%d of %d tests violated; report:\n%s\n", sum(s$vt), sum(s$t),
+  cat(sprintf("%d of %d tests violated, %d hold, %d open; report:\n%s\n", sum(s$vt), sum(s$t),
+              sum(written$tests$decision == "holds"), sum(written$tests$decision == "open"),
               normalizePath(file.path(opts$out, "report.html"))))
   # With a baseline, CI asks "did anything get slower?": the regressions
   # decide (and a comparison that cannot detect one fails too); the

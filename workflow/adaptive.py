@@ -21,7 +21,7 @@ import os
 import subprocess
 
 from gen import records, rounds, whole_files
-from gen.errors import NbhError, display_path
+from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import now_utc, write_csv
 from workflow import archive
@@ -157,7 +157,10 @@ def look(workspace, info, record, statuses, number):
         whole_files.make_directory(target.parent, exist_ok=True)
         if target.exists():
             whole_files.remove_tree(target)
-        os.rename(out, target)
+        try:
+            os.rename(out, target)  # the look's files appear together
+        except OSError as e:
+            raise FileError(target, e) from None
     runs = workspace.runs()
     entry = {"round": number, "at": now_utc(), "runs": len(runs),
              "experiment_runs": sum(int(r["experiments_total"]) for r in runs),
@@ -210,8 +213,10 @@ def follow(workspace, info, env, record, batch):
             entry = look(workspace, info, record, statuses, current)
             record["state"] = f"looked after round {current}"
             write_record(workspace, record)
+            warned = (f"; {entry['warnings']} analyzer warnings in {display_path(workspace.path / LOOKS / str(current))}"
+                      "/look.json" if entry["warnings"] else "")
             say(f"{name}: look after round {current}: {entry['tests']} tests: {entry['violated']} violated, "
-                f"{entry['holds']} hold, {entry['open']} open (p <= {record['p_look']:.3g} per look)")
+                f"{entry['holds']} hold, {entry['open']} open (p <= {record['p_look']:.3g} per look){warned}")
         entry = next(e for e in record["looks"] if e["round"] == current)
         runs = workspace.runs()
         if not entry["open"]:
@@ -238,30 +243,35 @@ def finish(workspace, record, state):
 
 def status_lines(workspace):
     """What `nbhbench status` adds for an adaptive campaign: the round, the
-    tests each look decided per guideline, the runs spent and left."""
+    runs spent and left, what the last look found, and per guideline (its
+    tag's lines together) the tests each look had decided."""
     record = read_record(workspace)
     if record is None:
         return []
     runs = workspace.runs()
     current = max(round_of(r) for r in runs)
-    lines = ["", f"adaptive: round {current} of at most {record['looks_planned']} ({record['state']}); each look at "
-                 f"p <= {record['p_look']:.3g} ({record['rule']} over the planned looks)", f"  {spent_line(workspace, record)}"]
+    state = "" if record["state"] == f"round {current}" else f" ({record['state']})"
+    lines = ["", f"adaptive: round {current} of at most {record['looks_planned']}{state}; each look at "
+                 f"p <= {record['p_look']:.3g} ({record['rule']} over the planned looks)",
+             f"  {spent_line(workspace, record)}"]
     looks = sorted(record["looks"], key=lambda e: e["round"])
     if not looks:
-        return lines + [f"  no look yet; the assessment names {record.get('tests_planned', '?')} tests"]
+        planned = record.get("tests_planned")
+        return lines + [f"  no look yet{f'; the assessment names {planned} tests' if planned else ''}"]
     last = looks[-1]
     lines.append(f"  after round {last['round']}: {last['tests']} tests: {last['violated']} violated, "
                  f"{last['holds']} hold, {last['open']} open")
+    rows = {}
+    for number, entry in enumerate(looks):
+        for g in entry["guidelines"]:
+            label = g["tag"] or g["guideline"]
+            row = rows.setdefault(label, {"tests": 0, "decided": [0] * len(looks), "open": 0})
+            row["decided"][number] += g["violated"] + g["holds"]
+            if entry is last:
+                row["tests"] += g["tests"]
+                row["open"] += g["open"]
     header = ["guideline", "tests"] + [f"decided after round {e['round']}" for e in looks] + ["open"]
-    table = [header]
-    for k, g in enumerate(last["guidelines"]):
-        label = f"{g['tag']}: {g['guideline']}" if g.get("tag") else g["guideline"]
-        decided = []
-        for e in looks:
-            row = e["guidelines"][k] if k < len(e["guidelines"]) else {}
-            decided.append(str(row.get("violated", 0) + row.get("holds", 0)))
-        table.append([label, str(g["tests"])] + decided + [str(g["open"])])
+    table = [header] + [[label, str(r["tests"])] + [str(d) for d in r["decided"]] + [str(r["open"])]
+                        for label, r in rows.items()]
     widths = [max(len(row[i]) for row in table) for i in range(len(header))]
-    lines += ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]
-    return lines
-
+    return lines + ["  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table]

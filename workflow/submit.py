@@ -3,7 +3,8 @@
 scheduler local: one run after another on this machine, with a progress
 line and the time limit enforced. scheduler slurm: one sbatch job per run;
 --wait follows them until they end. --resume reruns, for each failed or
-timed-out run, only the experiments no earlier attempt finished.
+timed-out run, only the experiments no earlier attempt finished. An
+adaptive campaign goes on in rounds (workflow/adaptive.py).
 """
 import contextlib
 import fcntl
@@ -19,7 +20,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import adaptive as rounds, local, slurm
+from workflow import adaptive as adaptive_rounds, local, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
                                run_statuses, write_json)
 
@@ -361,7 +362,7 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=Fals
     check_ready(info)
     with lock(workspace):
         env = environment(workspace, info)
-        record = rounds.start(workspace, info, adaptive)
+        record = adaptive_rounds.start(workspace, info, adaptive)
         if record is not None:
             return submit_rounds(workspace, info, env, record, wait_for_end, resume, poll)
         submit_due(workspace, info, env, resume)
@@ -387,4 +388,4 @@ def submit_rounds(workspace, info, env, record, wait_for_end, resume, poll):
         if info["scheduler"] == "local" or wait_for_end:
             summary(workspace, statuses)
         return statuses
-    return rounds.follow(workspace, info, env, record, batch)
+    return adaptive_rounds.follow(workspace, info, env, record, batch)

@@ -1,6 +1,7 @@
 # The adaptive rule replayed on complete archives (bench/bench-adaptive):
 #   Rscript bench/adaptive/replay.R NRUN STEP [--hold-ratio=H] ARCHIVE [ARCHIVE ...]
-# Each archive is analysed whole (the fixed design: all its runs, one look),
+# Each archive is analysed whole (the fixed design: all its runs, one look
+# at the thresholds as given, also for an adaptive campaign's archive),
 # then replay_rounds (analyze/assess/decisions.R) replays the rounds of an
 # adaptive campaign with a first round of NRUN runs and rounds of STEP up
 # to the archive's runs, subsampling its runs (no new measurement). Prints
@@ -22,6 +23,10 @@ for (dir in args[-(1:2)]) {
   start <- proc.time()[["elapsed"]]
   full <- suppressWarnings(analyze_archives(dir, NULL, default("p_thres"), default("v_thres"), ci_level = default("ci_level"),
                                             hold_ratio = hold_ratio, replay = FALSE))
+  # The fixed design: one look at the thresholds as given (an adaptive
+  # campaign's archive was analysed with those of one of its looks).
+  once <- modifyList(full$state, list(p_thres = full$looks$p_thres, ci_level = full$looks$ci_level))
+  full$tests <- decide_tests(assess_tests(once, full$medians, full$work), once)
   analysed <- proc.time()[["elapsed"]]
   r <- replay_rounds(full, nrun, step)
   pct <- function(a, b) sprintf("%.1f %%", 100 * a / b)
