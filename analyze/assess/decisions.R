@@ -125,7 +125,7 @@ needed_experiments <- function(result) {
 }
 
 # summary (summary_table, per guideline and context) with the tests that
-# hold and that are open; a guideline without tests gets zeros.
+# hold and that are open after n_groups; a guideline without tests gets zeros.
 summary_decisions <- function(summary, tt) {
   by <- c("guideline_no", RUN_PARAMETERS)
   counts <- tt[, .(n_holds_tests = sum(decision == "holds"), n_open_tests = sum(decision == "open")), by = by]
@@ -135,6 +135,8 @@ summary_decisions <- function(summary, tt) {
     if (!col %in% names(out)) set(out, j = col, value = 0L)
     set(out, i = which(is.na(out[[col]])), j = col, value = 0L)
   }
+  # beside the other counts (power stays the last column)
+  setcolorder(out, c(names(out)[seq_len(match("n_groups", names(out)))], "n_holds_tests", "n_open_tests"))
   out[]
 }
 

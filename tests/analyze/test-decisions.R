@@ -118,9 +118,10 @@ test_that("the experiments an open test needs: both of its cells, none of a deci
 
 test_that("summary.csv counts the tests that hold and are open per guideline and context", {
   s <- data.table(guideline_no = 1:2, library = "lib", param_set = "default", deployment = "1x2", nprocs = 2L,
-                  n_vio_tests = c(1L, 0L))
+                  n_vio_tests = c(1L, 0L), n_tests = c(4L, 0L), n_groups = 1L, power = "ok")
   tt <- data.table(guideline_no = 1L, library = "lib", param_set = "default", deployment = "1x2", nprocs = 2L,
                    decision = c("violated", "holds", "holds", "open"))
   out <- summary_decisions(s, tt)
   expect_equal(out[, .(n_holds_tests, n_open_tests)], data.table(n_holds_tests = c(2L, 0L), n_open_tests = c(1L, 0L)))
+  expect_equal(names(out)[9:11], c("n_holds_tests", "n_open_tests", "power"))
 })
