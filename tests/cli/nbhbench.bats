@@ -116,7 +116,29 @@ setup() {
     [ "${#lines[@]}" -eq "$(($(ls "$NBH_REPO/env" | wc -l) + 1))" ]
     run --separate-stderr "$NBH" list everything
     [ "$status" -eq 2 ]
-    [[ "$stderr" == "nbhbench: list: argument what: invalid choice: 'everything'"* ]]
+    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 14: nbhbench list --help)" ]
+    run --separate-stderr "$NBH" list oprations
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nbhbench: list: unknown list 'oprations' (did you mean operations? "* ]]
+}
+
+@test "list names every operation, topology, constructor, order, datatype and parameter of the registry" {
+    run "$NBH" list
+    [ "$status" -eq 0 ]
+    for table in operations topologies constructors orders datatypes parameters; do
+        [[ "$output" == *"registry/$table.csv):"* ]] || { echo "no $table"; return 1; }
+        for name in $(tail -n +2 "$NBH_REPO/registry/$table.csv" | cut -d, -f1); do
+            [[ "$output" == *$'\n'"  $name "* ]] || { echo "missing $table $name"; return 1; }
+        done
+    done
+    run "$NBH" list op
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Operations (op = NAME; registry/operations.csv):" ]
+    [ "${#lines[@]}" -eq "$(wc -l <"$NBH_REPO/registry/operations.csv")" ]  # a heading and a line per row
+    [[ "${lines[3]}" == "  neighbor_alltoall "*"MPI_Neighbor_alltoall "*"every process sends a distinct block"* ]]
+    run "$NBH" list orders
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Orders (order = NAME, as the topology allows; registry/orders.csv):" ]
 }
 
 @test "make -j2 builds a library's kernel and tools into an empty build folder" {
