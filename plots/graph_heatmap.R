@@ -12,5 +12,6 @@ graph_heatmap <- function(plot, data) {
     labs(title = wrap_text(plot$title, 60), x = "destination rank", y = "source rank",
          caption = wrap_text(plot$caption, 80)) +
     theme_bw(base_size = 11) +
-    theme(plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"), panel.grid = element_blank())
+    theme(plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"), panel.grid = element_blank(),
+          plot.title.position = "plot")
 }
