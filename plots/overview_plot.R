@@ -56,6 +56,7 @@ wrap_text <- function(x, width) paste(strwrap(x, width = width), collapse = "\n"
 plot_theme <- function() {
   theme_bw(base_size = 11) +
     theme(legend.position = "top", legend.justification = "left", plot.title.position = "plot",
+          plot.caption.position = "plot",
           plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"),
           panel.grid.minor = element_blank(), axis.text.x = element_text(angle = 45, hjust = 1))
 }

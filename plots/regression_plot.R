@@ -18,8 +18,8 @@ regression_plot <- function(plot, data, v_thres = 1.03) {
     geom_hline(yintercept = 1, colour = "grey20") +
     geom_hline(yintercept = c(v_thres, 1 / v_thres), colour = "grey40", linetype = "dashed") +
     geom_line(aes(group = line), colour = "grey75", linewidth = 0.4) +
-    verdict_layers(data[verdict == "no change"]) +
-    verdict_layers(data[is.na(verdict) | verdict != "no change"]) +
+    verdict_layers(data[verdict == "no change"], 1.8) +
+    verdict_layers(data[is.na(verdict) | verdict != "no change"], 2.2) +
     facet_wrap(~op, scales = "free_x") +
     scale_x_continuous(trans = "log2", breaks = breaks, labels = function(v) format_bytes(v)) +
     scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
@@ -33,8 +33,8 @@ regression_plot <- function(plot, data, v_thres = 1.03) {
 }
 
 # The intervals and points of some cells, one layer each.
-verdict_layers <- function(cells) {
+verdict_layers <- function(cells, size) {
   list(geom_errorbar(data = cells, aes(ymin = low, ymax = high, colour = verdict), width = 0.15, linewidth = 0.4,
                      na.rm = TRUE),
-       geom_point(data = cells, aes(colour = verdict), size = 1.8))
+       geom_point(data = cells, aes(colour = verdict), size = size))
 }
