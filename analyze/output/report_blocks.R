@@ -130,7 +130,7 @@ to_html <- function(blocks, title, dir) {
         png <- file.path(dir, b$png)
         src <- paste0("data:image/png;base64,",
                       gsub("\n", "", jsonlite::base64_enc(readBin(png, "raw", file.size(png))), fixed = TRUE))
-        sprintf("<figure%s><img src=\"%s\" alt=\"%s\" loading=\"lazy\"><figcaption>%s</figcaption></figure>",
+        sprintf("<figure%s><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>",
                 if (is.null(b$id)) "" else sprintf(" id=\"%s\"", b$id), src, html_escape(b$caption),
                 html_escape(b$caption))
       })

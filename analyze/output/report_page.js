@@ -59,7 +59,7 @@
     var selects = [];
     names.forEach(function (name, c) {
       var values = Array.from(new Set(rows.map(function (r) { return text(r, c); }))).filter(Boolean);
-      if (numeric[c] || values.length < 2 || values.length > 40) return;
+      if (numeric[c] || !values.length || values.length > 40) return;
       var select = document.createElement("select");
       select.dataset.column = name;
       select.setAttribute("aria-label", name);
