@@ -2,7 +2,8 @@
 # (render_plots): a line longer than the device is wide is wrapped, at
 # spaces and, inside a word too long for a line (`neighbor_alltoallv_init,
 # work_factor=0`), after its commas. ggplot2 neither wraps nor shrinks
-# them: a long title runs off the right edge of the PNG.
+# them: a long title runs off the right edge of the PNG. The plots leave
+# their titles to it; their captions come wrapped for 8 inches.
 
 # The width of an average character of DejaVu Sans (the "sans" of the
 # Cairo devices) in ems, rounded up: titles of parameter names measure

@@ -30,7 +30,7 @@ focus_plot <- function(plot, data) {
                        expand = expansion(add = c(0.6, 1)),
                        minor_breaks = NULL) +
     scale_fill_manual(values = c("#aec7e8", "#ffbb78"), guide = "none") +
-    labs(title = wrap_text(plot$title, 80),
+    labs(title = plot$title,
          subtitle = paste0(sprintf("%s = %s; lines: median of run medians, a %.3g \u00b5s (solid), b %.3g \u00b5s (dashed)",
                                    plot$varied, plot$level, plot$median_a_us, plot$median_b_us),
                            if (nrow(cut)) "\n\u25b2 a whisker cut at the top, with the value it reaches"),

@@ -22,7 +22,7 @@ overview_plot <- function(plot, data) {
     scale_colour_manual(values = c("#1f77b4", "#ff7f0e")) +
     scale_fill_manual(values = setNames("transparent", plot$mark), name = NULL,
                       guide = guide_legend(override.aes = list(colour = ring))) +
-    labs(title = wrap_text(plot$title, 80),
+    labs(title = plot$title,
          subtitle = if (plot$mark == "violated") "median of run medians"
                     else "median of run medians; no violation: the closest call is ringed",
          x = axis_title(plot$varied), y = "time (\u00b5s, log scale)", colour = NULL, shape = NULL,

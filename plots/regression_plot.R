@@ -24,7 +24,7 @@ regression_plot <- function(plot, data, v_thres = 1.03) {
     scale_x_continuous(trans = "log2", breaks = breaks, labels = function(v) format_bytes(v)) +
     scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
     scale_colour_manual(values = REGRESSION_COLOURS, drop = FALSE) +
-    labs(title = wrap_text(plot$title, 80),
+    labs(title = plot$title,
          subtitle = sprintf("ratio > 1: the new release is slower; dashed: %s and 1/%s", format(v_thres),
                             format(v_thres)),
          x = axis_title("msize"), y = "median new / median baseline (log scale)", colour = NULL,
