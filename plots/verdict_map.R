@@ -32,7 +32,8 @@ verdict_map <- function(plot, data) {
           legend.box.just = "left", legend.title = element_text(size = 9), legend.text = element_text(size = 8),
           plot.title.position = "plot",
           plot.caption.position = "plot", plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"),
-          panel.grid = element_blank(), panel.background = element_rect(fill = "grey95"), panel.spacing.x = unit(0.25, "lines"), strip.placement = "outside",
+          panel.grid = element_blank(), panel.background = element_rect(fill = "grey95"),
+          panel.spacing.x = unit(0.25, "lines"), strip.placement = "outside",
           strip.text = element_text(face = "bold"), axis.ticks = element_blank(),
           axis.text.y = element_text(hjust = 0, size = 9, colour = "grey10"),
           axis.text.x.top = element_text(size = 9, colour = "grey10"))

@@ -89,8 +89,8 @@ provenance_blocks <- function(archive) {
       if (length(values) == 1L) sprintf("%s: %s", k, values)
       else sprintf("%s: %d values (%s)", k, length(values), format_list(sort(values), 3L))
     }, "")
-    blocks <- c(blocks, list(collapsed(sprintf("results/RUN.prov.json (%d runs, %d fields)", length(prov), length(lines)),
-                                       list(bullets(lines)))))
+    title <- sprintf("results/RUN.prov.json (%d runs, %d fields)", length(prov), length(lines))
+    blocks <- c(blocks, list(collapsed(title, list(bullets(lines)))))
   }
   c(blocks, param_set_provenance_blocks(archive))
 }

@@ -46,10 +46,13 @@
         }).forEach(function (r) { body.appendChild(r); });
       }
       th.addEventListener("click", sort);
-      th.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); } });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sort(); }
+      });
     });
 
-    var bar = document.createElement("div"), search = document.createElement("input"), shown = document.createElement("span");
+    var bar = document.createElement("div"), search = document.createElement("input");
+    var shown = document.createElement("span");
     bar.className = "filters";
     search.type = "search";
     search.placeholder = "filter rows";
