@@ -73,7 +73,7 @@ setup() {
 }
 
 @test "deps --check names what is missing, with its package, and exits 1" {
-    # A PATH without shellcheck, and a virtual environment that is not there.
+    # A PATH without shellcheck and Chromium, and a virtual environment that is not there.
     mkdir "$BATS_TEST_TMPDIR/bin"
     for tool in bash sed grep cut sort tr id cat dirname readlink gcc make git Rscript \
                 mpicc.openmpi mpirun.openmpi mpicc.mpich mpirun.mpich sbatch slurmctld slurmd munged bats; do
@@ -83,6 +83,7 @@ setup() {
     PATH=$BATS_TEST_TMPDIR/bin NBH_VENV=$BATS_TEST_TMPDIR/venv run "$NBH" deps --check
     [ "$status" -eq 1 ]
     [[ "$output" == *"  shellcheck "*"shellcheck"* ]]
+    [[ "$output" == *"Chromium, headless (chromium, chromedriver)"*"chromium chromium-driver"* ]]
     [[ "$output" == *"Python packages in $BATS_TEST_TMPDIR/venv"* ]]
     [[ "$output" != *"Open MPI"* ]]
 }
