@@ -10,6 +10,7 @@
 #include "constructors.h"
 #include "edge_counts.h"
 #include "gather_text.h"
+#include "loop_report.h"
 #include "pairing.h"
 #include "reorder_record.h"
 #include "setups/setup.h"
@@ -233,6 +234,8 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     repetitions_run(&ctx, s, &sync, arrival_delays(&arrival) ? &arrival : NULL, check, e->nrep, &reps);
     sync.method->finish(&sync, &ctx);
     s->release(&ctx);
+    if (settings->loop_report)  /* over every attempt: a clock start's waits for its windows count too */
+        loop_report(ctx.base, e->id, reps.attempts, reps.loop_seconds, reps.seconds);
 
     /* The valid repetitions, in order (with the barrier: all): time, work
      * and delay side by side, reduced to the slowest process's at once. */

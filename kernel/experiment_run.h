@@ -13,6 +13,7 @@ struct run_settings {
     int dump_lists;         /* write PREFIX.lists.csv (tests) */
     int dump_delays;        /* write PREFIX.delays.csv */
     int ranks;              /* write PREFIX.ranks.csv rows (the input has an arrival pattern) */
+    int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
 };
 
 /* Runs one experiment on every process of base: builds the neighborhood

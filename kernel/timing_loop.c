@@ -31,6 +31,7 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
 {
     grow(r, n);
     const struct sync_method *m = sync->method;
+    double loop_start = MPI_Wtime();
     m->begin(sync);
     for (long k = 0; k < n; k++) {
         long i = r->attempts + k;
@@ -66,6 +67,7 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
             s->after(ctx);
     }
     r->attempts += n;
+    r->loop_seconds += MPI_Wtime() - loop_start;
 }
 
 void repetitions_run(struct run_context *ctx, const struct setup *s, struct sync_run *sync,
@@ -91,8 +93,8 @@ void repetitions_run(struct run_context *ctx, const struct setup *s, struct sync
     }
 }
 
-void timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
-                 double *seconds, double *work_seconds)
+double timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
+                   double *seconds, double *work_seconds)
 {
     struct sync_run barrier;
     sync_run_init(&barrier, SYNC_barrier, ctx->comm, ctx->base);
@@ -102,5 +104,7 @@ void timing_loop(struct run_context *ctx, const struct setup *s, struct findings
     memcpy(seconds, r.seconds, sizeof(double) * (size_t)nrep);
     if (work_seconds)
         memcpy(work_seconds, r.work, sizeof(double) * (size_t)nrep);
+    double loop_seconds = r.loop_seconds;
     repetitions_free(&r);
+    return loop_seconds;
 }

@@ -37,6 +37,7 @@ struct repetitions {
     unsigned char *valid;    /* every process was on time (repetitions_run) */
     long valid_count;
     int batches;
+    double loop_seconds;     /* this process's time in the repetition loops, all attempts (loop_report.h) */
 };
 
 void repetitions_free(struct repetitions *r);
@@ -59,8 +60,11 @@ void repetitions_run(struct run_context *ctx, const struct setup *s, struct sync
                      struct repetitions *r);
 
 /* The study's loop: barrier start, no delays; seconds[k], work_seconds[k]
- * (may be NULL) of nrep repetitions on this process. */
-void timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
-                 double *seconds, double *work_seconds);
+ * (may be NULL) of nrep repetitions on this process. Returns this
+ * process's time of the whole loop: what it spent beyond the timed
+ * sections (the sum of seconds[]) is the kernel's own cost (the barriers,
+ * the data check, the bookkeeping; see loop_report.c). */
+double timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
+                   double *seconds, double *work_seconds);
 
 #endif

@@ -11,7 +11,8 @@
  * time (a positive decimal number: digits, an optional fraction, an
  * optional exponent) and, after the longer headers, the busy work's time
  * and the arrival delay (such numbers, or zero). Every id is an experiment of the archive
- * (nrep_of_id > 0) and has exactly nrep rows.
+ * (nrep_of_id > 0) and has exactly nrep rows. A sign, NaN, Inf or text in
+ * any time is not clean: read_results drops that row with a warning.
  *
  * A time is the double nearest its decimal, as strtod gives it: the
  * digits as an integer, times or divided by an exact power of ten (one
