@@ -68,5 +68,7 @@ def render():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        sys.exit(__doc__.strip())
     output = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "registry.md")
     output.write_text(render())
