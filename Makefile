@@ -14,8 +14,13 @@ BUILD := build
 KNOWN_LIBRARIES := openmpi mpich
 FOUND_LIBRARIES := $(foreach l,$(KNOWN_LIBRARIES),$(if $(shell command -v mpicc.$(l) 2>/dev/null),$(l)))
 # Installed by `nbhbench install-mpi NAME` (read when used: make test installs first).
+# The project's folder may hold spaces: make's own file functions split at
+# them, so paths outside the project's relative ones are handed to the
+# shell quoted ("$(CURDIR)", $(call quoted,...)), and globbed there.
+quoted = '$(subst ','\'',$(1))'
 MPI_PREFIX := $(or $(NBH_MPI_PREFIX),$(CURDIR)/.mpi)
-INSTALLED_LIBRARIES = $(patsubst $(MPI_PREFIX)/%/.nbh-installed,%,$(wildcard $(MPI_PREFIX)/*/.nbh-installed))
+INSTALLED_LIBRARIES = $(shell for marker in $(call quoted,$(MPI_PREFIX))/*/.nbh-installed; do \
+    [ -f "$$marker" ] && basename "$$(dirname "$$marker")"; done)
 # The current releases make test installs and tests (each a small campaign).
 TEST_RELEASES ?= openmpi5 mpich5 intelmpi
 LIBRARIES ?=
@@ -23,7 +28,7 @@ LIBRARIES ?=
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
 CPPFLAGS := -Ikernel -I$(BUILD)
 
-KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
+KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/sync/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
 .PHONY: all deps kernels kernel releases analyzer test demo bench clean FORCE
@@ -33,7 +38,7 @@ all: deps
 
 # The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
 analyzer:
-	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); if (is.null(native_library())) quit(status = 1)'
+	@NBH_ROOT=$(call quoted,$(CURDIR)) Rscript --vanilla -e 'source("analyze/load.R"); if (is.null(native_library())) quit(status = 1)'
 
 deps:
 	@libexec/nbhbench-deps
@@ -44,9 +49,11 @@ kernels: $(BUILD)/nbh-dims $(BUILD)/nbh-graph-rows
 	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
 	done
 	@# Intel MPI's mpicc finds its headers through I_MPI_ROOT (the others ignore it).
+	@# MPICC is shell words (a wrapper may take options): its path goes in quoted.
 	@for library in $(INSTALLED_LIBRARIES); do \
-	    I_MPI_ROOT=$(MPI_PREFIX)/$$library $(MAKE) --no-print-directory kernel LIBRARY=$$library \
-	        MPICC=$(MPI_PREFIX)/$$library/bin/mpicc || exit 1; \
+	    prefix=$(call quoted,$(MPI_PREFIX))/$$library; \
+	    I_MPI_ROOT=$$prefix $(MAKE) --no-print-directory kernel LIBRARY=$$library \
+	        MPICC="$$(printf '%q' "$$prefix/bin/mpicc")" || exit 1; \
 	done
 
 # Installs the current releases the tests run (a missing one fails its tests).
@@ -96,7 +103,8 @@ OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
-        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/nbh-kernel-testclock \
+        $(OUT)/libnbh-neighbor-barrier.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -107,6 +115,14 @@ $(OUT)/nbh-kernel: $(OBJECTS)
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $^ -lm -o $@
+
+# The kernel of the clock-synchronisation tests (tests/kernel): every process's
+# clock off by a known offset and drift (tests/kernel/test_clock.c instead of
+# kernel/sync/local_clock.c). Never the measuring binary.
+$(OUT)/nbh-kernel-testclock: $(filter-out $(OUT)/obj/sync/local_clock.o,$(OBJECTS)) tests/kernel/test_clock.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) $^ -lm -o $@
 
 # Which operations this build can run (persistent collectives depend on the
 # library): what `nbhbench generate` reads. The kernel answers without MPI_Init.
@@ -126,6 +142,13 @@ $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 
 # The PMPI tool of the end-to-end test (tests/workflow): plants a known slowdown.
 $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the arrival test (tests/workflow): MPI_Neighbor_alltoall
+# waits for every process of its communicator first (AR2's planted defect).
+$(OUT)/libnbh-neighbor-barrier.so: tests/workflow/pmpi_neighbor_barrier.c
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@

@@ -5,15 +5,20 @@
 # run medians, assess every guideline (runs and guidelines in parallel
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
-# (compare_param_sets). Where the busy work was measured, its run medians
-# (reduce_work) feed computed sides (GL16) and the overlap table. Beside
-# them: every cell's tail latencies (cell_percentiles), and per persistent
-# experiment the repetitions after which its _init pays off (break_even).
-# Returns everything the tables, plots and report are made of.
+# (compare_param_sets); decide every test (violated, holds or open) and,
+# for an adaptive campaign, in which round (decisions.R). Where the busy
+# work was measured, its run medians (reduce_work) feed computed sides
+# (GL16) and the overlap table, and those of the measured arrival delay
+# (reduce_delay) AR1's; where the kernel wrote per-process times
+# (read_ranks), they feed AR2 and the arrival table, and the clock starts'
+# records the report's start skew. Beside them: every cell's tail
+# latencies (cell_percentiles), and per persistent experiment the
+# repetitions after which its _init pays off (break_even). Returns
+# everything the tables, plots and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
-                             include_mismatched = FALSE, ci_level = 0.95) {
+                             include_mismatched = FALSE, ci_level = 0.95, hold_ratio = NULL, replay = TRUE) {
   adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
@@ -25,6 +30,12 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
     input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
   }
+  # An adaptive campaign's looks share the thresholds (decisions.R): from
+  # here on p_thres and ci_level are those of one look.
+  looks <- look_rule(archives, p_thres, ci_level, registry)
+  p_thres <- looks$p_look
+  ci_level <- looks$ci_level_look
+  hold_ratio <- campaign_hold_ratio(archives, hold_ratio, v_thres)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
@@ -45,36 +56,25 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 " is left after the checks (see the warnings above)")
   }
   work <- reduce_work(archives, frame, medians)
-  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
-  # The run statistic each guideline compares (statistic = p99: run P99s).
-  statistics <- unique(c("median", vapply(guidelines, `[[`, "", "statistic")))
-  by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
-  # The cells' percentiles (in parts, first: the longest job), the
-  # guidelines and the bootstrap spread of every cell's run statistics (for
-  # the ratio intervals), side by side in the workers.
-  parts <- percentile_parts(medians, analysis_cores())
-  jobs <- c(lapply(parts, function(cells) list(percentiles = cells)),
-            lapply(statistics, function(s) list(spread = s)), lapply(seq_along(guidelines), function(k) list(guideline = k)))
-  done <- map_in_workers(jobs, function(job) {
-    if (!is.null(job$percentiles)) return(cell_percentiles(medians, cells = job$percentiles))
-    if (!is.null(job$spread)) return(log_median_spread(by_statistic[[job$spread]]))
-    k <- job$guideline
-    g <- guidelines[[k]]
-    medians <- by_statistic[[g$statistic]]
-    tests <- if (is.null(g$computed)) {
-      assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
-    } else {
-      assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
-                                pairs = pairs[[k]])
-    }
-    tests[, guideline := k]
-  })
-  percentiles <- rbindlist(done[seq_along(parts)])
-  spreads <- setNames(done[length(parts) + seq_along(statistics)], statistics)
-  tests <- rbindlist(done[length(parts) + length(statistics) + seq_along(guidelines)])
-  setcolorder(tests, "guideline")
-  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = spreads,
-                      statistic = vapply(guidelines, `[[`, "", "statistic")[tests$guideline])
+  delays <- reduce_delay(archives, frame, medians)
+  ranks <- read_ranks(archives, frame, medians)
+  for (k in seq_along(guidelines)) {
+    check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)
+  }
+  state <- list(guidelines = guidelines, cells = frame$cells, pairs = pairs, params = params$name,
+                p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio,
+                ranks = ranks, delays = delays)
+  # The cells' tail latencies are computed here while the forks begin on
+  # the guidelines.
+  percentiles <- NULL
+  tests <- decide_tests(assess_tests(state, medians, work, meanwhile = function() {
+    percentiles <<- cell_percentiles(medians)
+  }), state)
+  rounds <- NULL
+  if (replay) {
+    rounds <- decision_rounds(tests, state, frame$runs, medians, work)
+    tests[, decided_round := rounds$decided]
+  }
   medians[, c("at", "below") := NULL]
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
@@ -84,7 +84,46 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        percentiles = percentiles, break_even = break_even(archives, frame, medians, registry$operations, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
-       graphs = graph_descriptions(archives))
+       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state,
+       arrival = arrival_extra_times(frame$cells, ranks, params$name),
+       clock_starts = read_clock_starts(archives, frame, medians))
+}
+
+# Every guideline of STATE assessed on MEDIANS (and WORK, for computed
+# sides), with adjusted p-values and ratio intervals (test_trust): the
+# guidelines, and the bootstrap spread of every cell's run statistics (for
+# the intervals), side by side in the workers. A guideline compares the
+# run statistic of its set (`statistic`: run medians, or each run's P90 or
+# P99; run_statistic). STATE: list(guidelines, cells, pairs (match_sides
+# of each guideline), params (names), p_thres, v_thres, adjust, ci_level;
+# ranks and delays for AR2 and AR1, if any). An adaptive campaign's looks
+# (decisions.R) call it again on the runs of each round (the per-process
+# times then of those runs only). meanwhile: map_in_workers's.
+assess_tests <- function(state, medians, work, meanwhile = NULL) {
+  guidelines <- state$guidelines
+  statistic_of <- vapply(guidelines, function(g) g$statistic %||% "median", "")
+  statistics <- unique(c("median", statistic_of))
+  by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
+  jobs <- map_in_workers(c(seq_along(guidelines), -seq_along(statistics)), function(k) {
+    if (k < 0L) return(log_median_spread(by_statistic[[-k]]))
+    g <- guidelines[[k]]
+    medians <- by_statistic[[statistic_of[k]]]
+    v_thres <- g$v_thres %||% state$v_thres
+    tests <- if (is.null(g$computed)) {
+      assess_guideline(g, state$cells, medians, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]])
+    } else {
+      ranks <- state$ranks
+      if (!is.null(ranks)) ranks <- ranks[run %in% medians$run]
+      assess_computed_guideline(g, state$cells, medians, work, state$params, state$p_thres, v_thres,
+                                pairs = state$pairs[[k]], ranks = ranks, delays = state$delays)
+    }
+    tests[, guideline := k]
+  }, meanwhile = meanwhile)
+  tests <- rbindlist(jobs[seq_along(guidelines)])
+  setcolorder(tests, "guideline")
+  spreads <- setNames(jobs[length(guidelines) + seq_along(statistics)], statistics)
+  test_trust(tests, medians, state$p_thres, state$v_thres, state$adjust, state$ci_level, spread = spreads,
+             statistic = statistic_of[tests$guideline])
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

@@ -9,7 +9,7 @@ NOT_ANALYSED <- c("id", "nrep", "seed")
 # Parameters added after archives were made: an experiments.csv without
 # the column is read as if the parameter did not apply (NA), so that such
 # an archive is analysed exactly as before.
-LATER_PARAMETERS <- c("work_factor", "graph", "weights")
+LATER_PARAMETERS <- c("work_factor", "graph", "weights", "arrival", "arrival_us", "late_rank", "sync")
 
 read_registry <- function(root) {
   read <- function(name) {

@@ -1,5 +1,6 @@
 """The registry (registry/*.csv): the one list of operations, topologies,
-constructors, orders, datatypes, kernel parameters and guidelines."""
+constructors, orders, datatypes, arrival patterns, sync methods, kernel
+parameters and guidelines."""
 import csv
 import dataclasses
 import functools
@@ -27,6 +28,8 @@ class Registry:
         self.constructors = by_name("constructors")
         self.orders = by_name("orders")
         self.datatypes = by_name("datatypes")
+        self.arrivals = by_name("arrivals")
+        self.syncs = by_name("syncs")
         self.parameters = by_name("parameters")
         self.guidelines = {row["id"]: row for row in read_table("guidelines")}
         self.bounds = {row["name"]: Bound.from_row(row) for row in read_table("limits")}

@@ -9,22 +9,29 @@ kernel is compiled from.
 import math
 import numbers
 
+from gen import closest_name
 from gen.graphs import spec as graph_spec
 
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
-               "order": "orders", "datatype": "datatypes"}
+               "order": "orders", "datatype": "datatypes", "arrival": "arrivals", "sync": "syncs"}
+# Defaults the kernel computes from the run's process count: the cell stays empty.
+PER_RUN_DEFAULTS = {"p/2"}
 
 
 class RowError(ValueError):
-    """A value the kernel would reject; `parameter` names its column."""
+    """A value the kernel would reject; `parameter` names its column.
+    `about_row`: whether the rest of the experiment helps to see why (an
+    unknown name is wrong in any experiment)."""
 
-    def __init__(self, parameter, message):
+    def __init__(self, parameter, message, about_row=True):
         super().__init__(message)
         self.parameter = parameter
+        self.about_row = about_row
 
 
-def applies(reg, parameter, op, topology):
-    """Whether PARAMETER applies to an experiment (registry parameters.csv applies_to)."""
+def applies(reg, parameter, op, topology, row=None):
+    """Whether PARAMETER applies to an experiment (registry parameters.csv applies_to);
+    ROW: the experiment's parameters so far (its arrival pattern)."""
     where = reg.parameters[parameter]["applies_to"]
     if where == "all":
         return True
@@ -32,6 +39,10 @@ def applies(reg, parameter, op, topology):
         return reg.topologies[topology]["grid"] == "1"
     if where == "operations that move data":
         return reg.operations[op]["moves_data"] == "1"
+    if where == "arrival patterns":
+        return (row or {}).get("arrival") not in (None, "none")
+    if where in reg.arrivals:
+        return (row or {}).get("arrival") == where
     names = where.split()
     unknown = [n for n in names if n not in reg.topologies]
     if unknown:
@@ -101,7 +112,8 @@ def check_word(reg, parameter, value, topology=None):
     if topology is not None and value in allowed_words(reg, parameter):
         raise RowError(parameter, f"{value} does not apply to topology {topology} "
                        f"(it takes: {', '.join(names)})")
-    raise RowError(parameter, f"unknown {parameter} '{value}' (known: {', '.join(names)})")
+    raise RowError(parameter, closest_name.unknown(parameter, value, names, f"nbhbench list {parameter}"),
+                   about_row=False)
 
 
 def complete(reg, raw):
@@ -119,22 +131,37 @@ def complete(reg, raw):
         if parameter in row:
             continue
         value = raw.get(parameter)
-        if not applies(reg, parameter, op, topology):
+        if not applies(reg, parameter, op, topology, row):
             if not is_empty(value):
-                why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else f"op {op}"
-                raise RowError(parameter, f"{parameter} does not apply to {why} (leave it out)")
+                raise RowError(parameter, not_applicable(reg, parameter, value, op, topology, row))
             row[parameter] = None
             continue
         if is_empty(value):
             value = default(reg, parameter, topology)
+            if value in PER_RUN_DEFAULTS:
+                row[parameter] = None
+                continue
             if value is None:
-                raise RowError(parameter, f"no {parameter} given (required for op {op} on topology {topology})")
+                what = f"arrival {row['arrival']}" if parameter == "arrival_us" else f"op {op} on topology {topology}"
+                raise RowError(parameter, f"no {parameter} given (required for {what})")
         row[parameter] = parse_value(reg, parameter, value)
         if parameter in WORD_TABLES:
             check_word(reg, parameter, row[parameter],
                        topology if parameter in ("constructor", "order") else None)
     check_relations(reg, row)
     return row
+
+
+def not_applicable(reg, parameter, value, op, topology, row):
+    """Why PARAMETER may not be given to this experiment."""
+    if parameter == "sync":
+        return (f"sync={value}: op {op} cannot run in windows of a global clock (each repetition builds and "
+                "frees a communicator): sync applies to operations that move data (leave it out)")
+    where = reg.parameters[parameter]["applies_to"]
+    if where == "arrival patterns" or where in reg.arrivals:
+        return f"{parameter} does not apply to arrival {row.get('arrival') or 'none'} (leave it out)"
+    why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else f"op {op}"
+    return f"{parameter} does not apply to {why} (leave it out)"
 
 
 def check_relations(reg, row):
@@ -185,6 +212,8 @@ def deployment_problem(reg, row, nprocs):
     degree = max_degree(row, nprocs)
     if degree > reg.limits["max_degree"]:
         return f"{degree} neighbors per process, more than the kernel's {reg.limits['max_degree']}"
+    if row.get("late_rank") is not None and row["late_rank"] >= nprocs:
+        return f"late_rank {row['late_rank']} is not a process: the run has {nprocs} (ranks 0..{nprocs - 1})"
     if reg.topologies[row["topology"]]["radius"] == "1" and nprocs == 1 and row["nfin"] == row["ndim"]:
         return (f"radius {row['radius']} is impossible on 1 process: every dimension is finite "
                 "and of extent 1, so no process has a neighbor")

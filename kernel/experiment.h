@@ -28,6 +28,10 @@ struct experiment {
     char *graph;    /* graph only: the graph file, relative paths resolved
                      * against the input file's folder; else NULL */
     int weights;    /* graph only: 1 passes the edge counts as weights */
+    enum arrival arrival;  /* arrival pattern (arrival.h); ARRIVAL_none where it does not apply */
+    double arrival_us;     /* its maximum delay d */
+    int late_rank;         /* one_late: the late process (rank of the topology communicator) */
+    enum sync sync;        /* how repetitions start (sync/sync.h) */
     int line;       /* line in the input file, for messages */
 };
 

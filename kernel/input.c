@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "closest_name.h"
 #include "setups/setup.h"
 #include "topologies/dims.h"
 #include "topologies/topology.h"
@@ -98,10 +99,13 @@ static int is_blank_or_comment(const char *line)
 
 /* Parameters that came after the first inputs were written: a header
  * without work_factor means no work factor; one without graph and weights
- * has no graph experiment. Every other parameter must be named. */
+ * has no graph experiment; one without arrival, arrival_us, late_rank and
+ * sync starts at the barrier without delays. Every other parameter must be
+ * named. */
 static int may_be_absent(int k)
 {
-    return k == PARAMETER_work_factor || k == PARAMETER_graph || k == PARAMETER_weights;
+    return k == PARAMETER_work_factor || k == PARAMETER_graph || k == PARAMETER_weights ||
+           k == PARAMETER_arrival || k == PARAMETER_arrival_us || k == PARAMETER_late_rank || k == PARAMETER_sync;
 }
 
 static int parse_header(struct parser *p, char **fields, int n, char header[][64])
@@ -113,9 +117,12 @@ static int parse_header(struct parser *p, char **fields, int n, char header[][64
     for (int f = 0; f < n; f++) {
         snprintf(header[f], 64, "%s", fields[f]);
         int k = catalog_find(parameter_table, N_PARAMETERS, sizeof(parameter_table[0]), fields[f]);
-        if (k < 0)
-            return fail(p, fields[f][0] ? fields[f] : "(empty)",
-                        "unknown column (see registry/parameters.csv)");
+        if (k < 0) {
+            char hint[160];
+            closest_name_hint(fields[f], parameter_table, N_PARAMETERS, sizeof(parameter_table[0]), NULL,
+                              "nbhbench list parameters", hint, sizeof(hint));
+            return fail(p, fields[f][0] ? fields[f] : "(empty)", "unknown column (%s)", hint);
+        }
         if (p->column_of[k] >= 0)
             return fail(p, fields[f], "appears twice in the header");
         p->column_of[k] = f;
@@ -182,26 +189,19 @@ static int parse_number(struct parser *p, int k, const char *s, double *out)
     return 1;
 }
 
-static void join_names(const void *table, int n, size_t stride, char *out, size_t size)
-{
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
-        size_t len = strlen(out);
-        snprintf(out + len, size - len, "%s%s", i ? ", " : "", name);
-    }
-}
-
+/* A name of the table; an unknown one is refused with the closest of the
+ * names `allowed` (a space-separated list; NULL: all of them). */
 static int parse_word(struct parser *p, const char *column, const char *what, const void *table,
-                      int n, size_t stride, const char *s, int *out)
+                      int n, size_t stride, const char *allowed, const char *s, int *out)
 {
     if (!*s)
         return 0;
     int i = catalog_find(table, n, stride, s);
     if (i < 0) {
-        char known[1024];
-        join_names(table, n, stride, known, sizeof(known));
-        return fail(p, column, "unknown %s '%s' (known: %s)", what, s, known);
+        char hint[160], listing[64];
+        snprintf(listing, sizeof(listing), "nbhbench list %s", column);
+        closest_name_hint(s, table, n, stride, allowed, listing, hint, sizeof(hint));
+        return fail(p, column, "unknown %s '%s' (%s)", what, s, hint);
     }
     *out = i;
     return 1;
@@ -280,6 +280,48 @@ static int parse_graph(struct parser *p, char **fields, struct experiment *e)
     return 0;
 }
 
+/* The arrival pattern and the start (SPEC 8.2), for operations that move
+ * data: arrival (default none); arrival_us, required with a pattern and
+ * empty with none; late_rank, one_late only, default p/2, below p; sync
+ * (default barrier). create runs neither: its repetitions build and free a
+ * communicator, which cannot be fitted into windows of a clock. */
+static int parse_arrival(struct parser *p, char **fields, struct experiment *e)
+{
+    int arrival = ARRIVAL_none, sync = SYNC_barrier;
+    e->late_rank = NBH_NOT_APPLICABLE;
+    if (!operation_table[e->op].moves_data) {
+        if (*CELL(sync))
+            return fail(p, "sync", "'%s' given, but op %s cannot run in windows of a global clock (each "
+                        "repetition builds and frees a communicator): sync applies to operations that move "
+                        "data (leave it empty)", CELL(sync), operation_table[e->op].name);
+        char why[128];
+        snprintf(why, sizeof(why), "op %s", operation_table[e->op].name);
+        TRY(must_be_empty(p, "arrival", CELL(arrival), why));
+        TRY(must_be_empty(p, "arrival_us", CELL(arrival_us), why));
+        TRY(must_be_empty(p, "late_rank", CELL(late_rank), why));
+    }
+    TRY(parse_word(p, "arrival", "arrival pattern", arrival_names, N_ARRIVALS, sizeof(arrival_names[0]), NULL,
+                   CELL(arrival), &arrival));
+    TRY(parse_word(p, "sync", "sync", sync_names, N_SYNCS, sizeof(sync_names[0]), NULL, CELL(sync), &sync));
+    e->arrival = arrival, e->sync = sync;
+    char why[128];
+    snprintf(why, sizeof(why), "arrival %s", arrival_names[arrival]);
+    if (arrival == ARRIVAL_none)
+        TRY(must_be_empty(p, "arrival_us", CELL(arrival_us), why));
+    else
+        TRY(required(p, parse_number(p, PARAMETER_arrival_us, CELL(arrival_us), &e->arrival_us), "arrival_us",
+                     "with an arrival pattern (the maximum delay d in microseconds)"));
+    if (arrival != ARRIVAL_one_late)
+        return must_be_empty(p, "late_rank", CELL(late_rank), why);
+    long late = p->limits->nprocs / 2;
+    TRY(parse_long(p, PARAMETER_late_rank, CELL(late_rank), LONG_MAX, &late));
+    if (late >= p->limits->nprocs)
+        return fail(p, "late_rank", "%ld is not a process: the run has %d process(es) (ranks 0..%d)", late,
+                    p->limits->nprocs, p->limits->nprocs - 1);
+    e->late_rank = (int)late;
+    return 0;
+}
+
 static int parse_row(struct parser *p, char **fields, struct experiment *e)
 {
     long v;
@@ -289,9 +331,9 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
 
     int op = 0, topology = 0, constructor = -1, order = -1, datatype = DATATYPE_byte;
     TRY(required(p, parse_word(p, "op", "operation", operation_table, N_OPERATIONS,
-                               sizeof(operation_table[0]), CELL(op), &op), "op", "on every line"));
+                               sizeof(operation_table[0]), NULL, CELL(op), &op), "op", "on every line"));
     TRY(required(p, parse_word(p, "topology", "topology", topology_table, N_TOPOLOGIES,
-                               sizeof(topology_table[0]), CELL(topology), &topology),
+                               sizeof(topology_table[0]), NULL, CELL(topology), &topology),
                  "topology", "on every line"));
     e->op = op, e->topology = topology;
     const char *unavailable = setup_unavailable(e->op);
@@ -305,7 +347,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     /* constructor: one of the topology's; default the first */
     char word[64];
     if (parse_word(p, "constructor", "constructor", constructor_names, N_CONSTRUCTORS,
-                   sizeof(constructor_names[0]), CELL(constructor), &constructor) < 0)
+                   sizeof(constructor_names[0]), t->constructors, CELL(constructor), &constructor) < 0)
         return -1;
     if (constructor < 0) {
         catalog_list_first(t->constructors, word, sizeof(word));
@@ -341,7 +383,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     /* order: one of the topology's; default the first */
     e->order = NBH_NOT_APPLICABLE;
     if (*t->orders) {
-        TRY(parse_word(p, "order", "order", order_names, N_ORDERS, sizeof(order_names[0]),
+        TRY(parse_word(p, "order", "order", order_names, N_ORDERS, sizeof(order_names[0]), t->orders,
                        CELL(order), &order));
         if (order < 0) {
             catalog_list_first(t->orders, word, sizeof(word));
@@ -363,7 +405,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     snprintf(why, sizeof(why), "op %s", o->name);
     if (o->moves_data) {
         TRY(parse_word(p, "datatype", "datatype", datatype_table, N_DATATYPES,
-                       sizeof(datatype_table[0]), CELL(datatype), &datatype));
+                       sizeof(datatype_table[0]), NULL, CELL(datatype), &datatype));
         e->datatype = datatype;
         TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), LONG_MAX, &e->msize),
                      "msize", "for operations that move data"));
@@ -390,6 +432,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
                  "nrep", "on every line"));
     TRY(parse_seed(p, CELL(seed), &e->seed));
     TRY(parse_graph(p, fields, e));
+    TRY(parse_arrival(p, fields, e));
     return check_grid(p, e);
 }
 

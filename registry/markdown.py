@@ -24,6 +24,14 @@ SECTIONS = [
     ("constructors", "Constructors", ""),
     ("orders", "Orders of the neighbor lists", ""),
     ("datatypes", "Datatypes", ""),
+    ("arrivals", "Arrival patterns (the `arrival` parameter)",
+     "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
+     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "
+     "docs/kernel.md."),
+    ("syncs", "Starts (the `sync` parameter)",
+     "How every repetition of an experiment starts. `clock` estimates each process's clock offset and drift "
+     "to rank 0 by ping-pong before the experiment and records what the start cost and achieved in "
+     "PREFIX.preparation.csv (docs/kernel.md)."),
     ("parameters", "Kernel input parameters",
      "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
     ("limits", "Bounds and limits",
@@ -32,8 +40,8 @@ SECTIONS = [
      "applies. A value outside is refused with one line naming the file and line, the `--set` item or "
      "the option (docs/robustness.md)."),
     ("analysis", "Analysis defaults",
-     "Read by `nbhbench analyze` (docs/analyze.md) and by `nbhbench generate`, which warns when a campaign's "
-     "nrun cannot reach the p threshold."),
+     "Read by `nbhbench analyze` (docs/analyze.md), by the looks of adaptive campaigns (docs/workflow.md) and "
+     "by `nbhbench generate`, which warns when a campaign's nrun cannot reach the p threshold."),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike. "
      "`v_thres`: the guideline's own ratio threshold where it has one (else `analyze --v-thres`, 1.03); "
      "an assessment set may set another (docs/assessment.md). Neigh_x: a blocking neighborhood "
@@ -61,5 +69,7 @@ def render():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        sys.exit(__doc__.strip())
     output = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "registry.md")
     output.write_text(render())

@@ -4,12 +4,12 @@
 # parameters the side fixes (an item without `=` is a level of the set's
 # guideline parameter). relation is "<=" (a must not be slower than b) or
 # "~" (alike: tested in both directions). A chain `a <= b <= c` is the
-# guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` is
-# computed per run (computed_sides.R). A set may set its guidelines' ratio
-# threshold (`v_thres = 1.2`) and the run statistic they compare
-# (`statistic = p99`: each run's 99th percentile instead of its median;
-# STATISTICS). Names and levels are checked against the archives later
-# (check_assessment).
+# guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` or
+# `plus(SIDE; delay)`, and `others(SIDE)` on both sides, are computed per
+# run (computed_sides.R). A set may set its guidelines' ratio threshold
+# (`v_thres = 1.2`) and the run statistic they compare (`statistic = p99`:
+# each run's 99th percentile instead of its median; STATISTICS). Names and
+# levels are checked against the archives later (check_assessment).
 
 RELATIONS <- c("<=" = "<=", "\u2aaf" = "<=", "~" = "~", "\u2248" = "~")
 SET_SETTINGS <- c("parameter", "varied", "v_thres", "statistic")
@@ -107,9 +107,9 @@ finish_guidelines <- function(pending, set) {
     g <- with_computed_side(g)
     if (!is.null(g$computed) && g$statistic != "median") {
       input_error(g$where, ": statistic = ", g$statistic, " of set [", set$name,
-                  "]: a computed side max(SIDE; work) compares run medians only")
+                  "]: a computed side compares run medians only")
     }
-    g$a <- parse_side(g$a_text, set$parameter, g$where)
+    if (is.null(g[["a"]])) g$a <- parse_side(g$a_text, set$parameter, g$where)  # [[: $ would match a_text
     if (is.null(g$computed)) g$b <- parse_side(g$b_text, set$parameter, g$where)
     g
   })

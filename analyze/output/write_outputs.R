@@ -1,9 +1,11 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
+# overlap.csv and overlap_sets.csv (where busy work was measured), arrival.csv
+# and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), percentiles.csv (tail
 # latencies), break_even.csv (where persistent operations and their
-# blocking forms were measured), plots/ (PNG and PDF) and
+# blocking forms were measured), plots/ (PNG and PDF; the verdict map,
+# plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
@@ -14,7 +16,7 @@
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", "statistic", params, "a_params", "b_params", "runs_a", "runs_b",
     "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
-    "violated", "group",
+    "violated", "decision", "decided_round", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
 
@@ -28,11 +30,11 @@ write_outputs <- function(result, settings, warnings = character()) {
 write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
   tt <- test_table(result)
-  summary <- summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none")
+  summary <- summary_decisions(summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none"), tt)
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
@@ -60,6 +62,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
     overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
                                   overlap_plot, dir, height = 6)
+    verdict <- render_verdict_map(verdict_map_data(summary, result$p_thres), dir)
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
@@ -79,8 +82,9 @@ write_analysis <- function(result, settings, warnings, dir) {
   if (nrow(be)) write_csv(be, file.path(dir, "break_even.csv"))
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
+  arrival_plots <- write_arrival(result, settings, dir)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps)
+                heatmaps = heatmaps, verdict = verdict, arrival = arrival_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

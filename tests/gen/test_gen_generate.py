@@ -9,12 +9,16 @@ import time
 
 import pytest
 
+from gen import registry
 from gen.generate import generate
+from gen.settings import PARSERS
 from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+REG = registry.load()
+N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
-           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72}
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "arrival": 216}
 
 
 @pytest.fixture(autouse=True)
@@ -60,8 +64,8 @@ def assessment_tags(workspace):
             if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
-def test_guidelines_all_and_progress_cover_every_guideline():
-    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16."""
+def test_guidelines_all_progress_and_arrival_cover_every_guideline():
+    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16; arrival: AR1, AR2 (and P2P)."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -70,7 +74,12 @@ def test_guidelines_all_and_progress_cover_every_guideline():
     assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
     assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
     progress, _ = generate("progress", "slurm-openmpi")
-    assert assessment_tags(progress) == guidelines - study
+    arrival, _ = generate("arrival", "slurm-openmpi")
+    assert assessment_tags(arrival) == {"AR1", "AR2", "P2P"}
+    assert assessment_tags(progress) == guidelines - study - {"AR1", "AR2"}
+    patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
+    assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
+            ("p2p_alltoall", "none", "clock")} <= patterns
     ops = {row["op"] for row in progress.experiments()}
     assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 
@@ -169,12 +178,23 @@ EXPERIMENTS = cross(
     (("nrun = 10", "nruns = 10"), None, [], "campaign.conf:8: unknown setting 'nruns'"),
     (("nrep = 30", "nrep = many"), None, [], "campaign.conf:9: nrep: 'many' is not an integer"),
     (("deployments = 1x4", "deployments = 1x4x2"), None, [], "campaign.conf:7: deployments: '1x4x2' is not a deployment"),
-    (None, DESIGN.format(line3="levels(msise=[64])"), [], "experiments.py:5: unknown parameter 'msise'"),
+    (None, DESIGN.format(line3="levels(msise=[64])"), [], "experiments.py:5: unknown parameter 'msise' "
+     f"(did you mean msize? all {N_DESIGN}: nbhbench list parameters)"),
+    (None, DESIGN.format(line3="levels(msize=[64])").replace('"neighbor_alltoall"', '"neighbor_altoall"'), [],
+     f"experiments.py:3: unknown op 'neighbor_altoall' (did you mean neighbor_alltoall? all {N_OPS}: nbhbench list op)\n"),
     (None, DESIGN.format(line3="levels(msize=[64], order='LINEAR')"), [],
      "experiments.py:5: LINEAR does not apply to topology vneum"),
     (None, DESIGN.format(line3="levels(msize=[6], datatype='int')"), [],
      "experiments.py:5: 6 is not a multiple of the int size"),
     (None, DESIGN.format(line3="levels(msize=[64]])"), [], "experiments.py:5: syntax error"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival_us=50)"), [],
+     "experiments.py:5: arrival_us does not apply to arrival none (leave it out)"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival='one_late', arrival_us=50, late_rank=4)"), [],
+     "campaign.conf:7: deployment 1x4 is impossible for experiment 1 (op=neighbor_alltoall topology=vneum"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival='one_late', arrival_us=50, late_rank=4)"), [],
+     "late_rank 4 is not a process: the run has 4 (ranks 0..3)"),
+    (None, DESIGN.replace('op="neighbor_alltoall"', 'op="create"').format(line3="levels(sync='clock')"), [],
+     "experiments.py:5: sync=clock: op create cannot run in windows of a global clock"),
     (None, DESIGN.format(line3="levels(msize=undefined)"), [], "experiments.py:5: NameError"),
     (None, "x = 1\n", [], "experiments.py: defines no EXPERIMENTS"),
     (None, DESIGN.format(line3="levels(msize=[64])"), ["--set", "deployments=1x1"],
@@ -183,6 +203,10 @@ EXPERIMENTS = cross(
      "campaign.conf:7: deployment 1x1 is impossible"),
     (None, None, ["--env", "nope"], "unknown environment 'nope'"),
     (None, None, ["--set", "colour=red"], "--set colour=red: unknown key 'colour'"),
+    (None, None, ["--set", "nrn=3"], "--set nrn=3: unknown key 'nrn' (did you mean nrun? "
+     f"all {len(PARSERS) + 2 + N_DESIGN}: nbhbench generate --help, nbhbench list parameters)\n"),
+    (None, None, ["--set", "op=neighbour_alltoall"], "--set op=neighbour_alltoall: unknown op 'neighbour_alltoall' "
+     f"(did you mean neighbor_alltoall? all {N_OPS}: nbhbench list op)\n"),
     (None, None, ["--set", "msize=100"], "--set msize: the campaign has no experiment with msize=100"),
     (None, None, ["--set", "param_set=tuned"], "the campaign has no parameter set tuned"),
 ])
