@@ -23,7 +23,7 @@ LIBRARIES ?=
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
 CPPFLAGS := -Ikernel -I$(BUILD)
 
-KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c)
+KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/datatypes/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
 .PHONY: all deps kernels kernel releases analyzer test demo bench clean FORCE

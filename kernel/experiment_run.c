@@ -7,6 +7,8 @@
 
 #include "busy_work.h"
 #include "constructors.h"
+#include "datatypes/layout_buffers.h"
+#include "datatypes/packing.h"
 #include "edge_counts.h"
 #include "gather_text.h"
 #include "pairing.h"
@@ -115,7 +117,8 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     if (settings->dump_lists)
         dump_lists(&ctx, comm_rank, out);
 
-    struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1};
+    struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .type_size = -1,
+                               .type_extent = -1, .commit_seconds = -1};
     if (e->work_factor > 0) {
         struct work_plan plan;
         work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
@@ -125,9 +128,12 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         prep.work_us = plan.work_us;
     }
 
-    const struct setup *s = setup_for(e->op);
+    const struct setup *s = packing_setup(&ctx, setup_for(e->op));
     ctx.init_seconds = -1;
     s->prepare(&ctx);
+    int layout = operation_table[e->op].moves_data && !layout_is_plain(&e->layout);
+    if (layout)
+        layout_preparation(&ctx, &prep);
     if (check) {
         findings_track_slots(check, &ctx);
         validation_fill(&ctx);
@@ -156,7 +162,7 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
             output_seeds(out, e, ctx.nprocs);
         output_results(out, e, slowest, slowest_work);
         prep.init_seconds = init_slowest;
-        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0)
+        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout)
             output_preparation(out, e, &prep);
         status = output_end_experiment(out);
     }

@@ -165,7 +165,8 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
 {
     if (create_side_table(o, &o->preparation, ".preparation.csv",
                           "id,op,init_seconds,work_reference,work_reference_seconds,"
-                          "work_reference_id,work_factor,work_us\n") != 0)
+                          "work_reference_id,work_factor,work_us,type_size,type_extent,commit_seconds,"
+                          "type_check\n") != 0)
         return;
     char *text = NULL;
     size_t size = 0;
@@ -180,7 +181,10 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
         fprintf(row, "%ld", p->reference_id);
     cell(row, p->reference_seconds >= 0 ? e->work_factor : -1, "%g");
     cell(row, p->work_us, "%.3f");
-    fputc('\n', row);
+    cell(row, p->type_size, "%.0f");
+    cell(row, p->type_extent, "%.0f");
+    cell(row, p->commit_seconds, "%.9e");
+    fprintf(row, ",%s\n", p->type_check);
     fclose(row);
     table_append(&o->preparation, text, size);
     free(text);

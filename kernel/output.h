@@ -1,9 +1,10 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
  *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
  *                        experiment
- *   PREFIX.preparation.csv  per experiment with a persistent operation or a
- *                        work_factor: the _init time, the work_reference's
- *                        time and the work it gave
+ *   PREFIX.preparation.csv  per experiment with a persistent operation, a
+ *                        work_factor or a layout: the _init time, the
+ *                        work_reference's time and the work it gave, the
+ *                        datatype's size, extent and commit time
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
@@ -40,6 +41,10 @@ struct preparation {
     double reference_seconds;  /* work_factor: the work_reference without work */
     long reference_id;         /* work_factor: the experiment in which it was timed */
     double work_us;            /* work_factor: the busy work it gave */
+    double type_size;          /* a layout: bytes of data per neighbor its description gives */
+    double type_extent;        /* ... and their extent (MPI_Type_get_extent x count) */
+    double commit_seconds;     /* ... MPI_Type_commit of every description, slowest process */
+    char type_check[200];      /* ... the descriptions' agreement: "ok" or what differs */
 };
 
 /* Refuses if any output file of PREFIX exists, then creates the tables.

@@ -70,7 +70,8 @@ def test_guidelines_all_and_progress_cover_every_guideline():
     assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
     assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
     progress, _ = generate("progress", "slurm-openmpi")
-    assert assessment_tags(progress) == guidelines - study
+    assert assessment_tags(progress) == {f"GL{i}" for i in range(13, 17)}
+    assert guidelines - study - assessment_tags(progress) == {f"DT{i}" for i in range(1, 5)}
     ops = {row["op"] for row in progress.experiments()}
     assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 
@@ -175,6 +176,15 @@ EXPERIMENTS = cross(
     (None, DESIGN.format(line3="levels(msize=[6], datatype='int')"), [],
      "experiments.py:5: 6 is not a multiple of the int size"),
     (None, DESIGN.format(line3="levels(msize=[64]])"), [], "experiments.py:5: syntax error"),
+    (None, DESIGN.format(line3="levels(msize=240, datatype='int', layout='tiled', unit=3, stride=3)"), [],
+     "experiments.py:5: stride 3 is not larger than unit 3 (layout tiled needs B > A)"),
+    (None, DESIGN.replace("neighbor_alltoall", "neighbor_alltoallw").format(line3="levels(layout='halo', halo_n=8)"),
+     [], "experiments.py:5: layout halo needs topology cart for op neighbor_alltoallw, not vneum"),
+    (None, DESIGN.replace("neighbor_alltoall", "create").format(line3="levels(packing='mpi_pack')"), [],
+     "experiments.py:5: packing does not apply to op create"),
+    (None, DESIGN.replace('"neighbor_alltoall", topology="vneum"', '"alltoall", topology="full"').replace(
+        "levels(ndim=2, nfin=2)", "levels(datatype='double')").format(line3="levels(layout='transpose', matrix_n=6)"),
+     [], "deployment 1x4 is impossible for experiment 1 (op=alltoall topology=full"),
     (None, DESIGN.format(line3="levels(msize=undefined)"), [], "experiments.py:5: NameError"),
     (None, "x = 1\n", [], "experiments.py: defines no EXPERIMENTS"),
     (None, DESIGN.format(line3="levels(msize=[64])"), ["--set", "deployments=1x1"],

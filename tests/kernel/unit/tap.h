@@ -29,5 +29,6 @@ void test_graph_file(void);
 void test_pairing(void);
 void test_input(void);
 void test_whole_output(void);
+void test_layouts(void);
 
 #endif
