@@ -65,6 +65,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
+       characterization = characterization_table(frame$cells, medians, params$name, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
        graphs = graph_descriptions(archives))

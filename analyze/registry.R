@@ -9,7 +9,8 @@ NOT_ANALYSED <- c("id", "nrep", "seed")
 # Parameters added after archives were made: an experiments.csv without
 # the column is read as if the parameter did not apply (NA), so that such
 # an archive is analysed exactly as before.
-LATER_PARAMETERS <- c("work_factor", "graph", "weights")
+LATER_PARAMETERS <- c("work_factor", "graph", "weights", "layout", "type_constructor", "packing", "unit", "unit2",
+                      "stride", "stride2", "halo_n", "matrix_n")
 
 read_registry <- function(root) {
   read <- function(name) {
@@ -18,7 +19,8 @@ read_registry <- function(root) {
     fread(path, colClasses = "character", na.strings = NULL)
   }
   list(parameters = read("parameters.csv"), guidelines = read("guidelines.csv"),
-       operations = read("operations.csv"), limits = read("limits.csv"), analysis = read("analysis.csv"))
+       operations = read("operations.csv"), limits = read("limits.csv"), analysis = read("analysis.csv"),
+       layouts = read("layouts.csv"))
 }
 
 # A default of the analysis (registry/analysis.csv), as a number where it is one.

@@ -1,6 +1,7 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# overlap.csv and overlap_sets.csv (where busy work was measured), graphs.csv
+# overlap.csv and overlap_sets.csv (where busy work was measured),
+# characterization.csv (where layouts meet contiguous data), graphs.csv
 # (only when the archives hold graph experiments), plots/ (PNG and PDF) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R).
@@ -30,7 +31,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- layout_plots <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
@@ -58,6 +59,9 @@ write_analysis <- function(result, settings, warnings, dir) {
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
     overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
                                   overlap_plot, dir, height = 6)
+    layout_plots <- render_plots(characterization_plot_data(result$characterization %||% data.table(), params,
+                                                            result$registry$layouts),
+                                 characterization_plot, dir, height = 6)
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
@@ -71,10 +75,13 @@ write_analysis <- function(result, settings, warnings, dir) {
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
+  if (nrow(result$characterization %||% data.table())) {
+    write_csv(result$characterization, file.path(dir, "characterization.csv"))
+  }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps)
+                heatmaps = heatmaps, characterization = layout_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

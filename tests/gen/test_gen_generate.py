@@ -14,7 +14,8 @@ from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
-           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72}
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
+           "transpose": 60}
 
 
 @pytest.fixture(autouse=True)
@@ -60,8 +61,9 @@ def assessment_tags(workspace):
             if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
-def test_guidelines_all_and_progress_cover_every_guideline():
-    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16."""
+def test_guidelines_all_progress_and_datatypes_cover_every_guideline():
+    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16;
+    datatypes: DT1-DT4 (halo and transpose: DT2-DT4)."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -71,7 +73,12 @@ def test_guidelines_all_and_progress_cover_every_guideline():
     assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
     progress, _ = generate("progress", "slurm-openmpi")
     assert assessment_tags(progress) == {f"GL{i}" for i in range(13, 17)}
-    assert guidelines - study - assessment_tags(progress) == {f"DT{i}" for i in range(1, 5)}
+    datatypes, _ = generate("datatypes", "slurm-openmpi")
+    assert assessment_tags(datatypes) == {f"DT{i}" for i in range(1, 5)}
+    assert study | assessment_tags(progress) | assessment_tags(datatypes) == guidelines
+    for campaign in ("halo", "transpose"):
+        workspace, _ = generate(campaign, "slurm-openmpi")
+        assert {"DT2", "DT3", "DT4"} <= assessment_tags(workspace), campaign
     ops = {row["op"] for row in progress.experiments()}
     assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 
