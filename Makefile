@@ -96,7 +96,7 @@ OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
-        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -126,6 +126,12 @@ $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 
 # The PMPI tool of the end-to-end test (tests/workflow): plants a known slowdown.
 $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the datatypes end-to-end test (tests/workflow): slows struct descriptions.
+$(OUT)/libnbh-struct-slowdown.so: tests/workflow/pmpi_struct_slowdown.c
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
