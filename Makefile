@@ -96,7 +96,8 @@ OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
-        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so \
+        $(OUT)/nbh-pack-bench
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -146,6 +147,12 @@ $(OUT)/libnbh-reorder.so: tests/kernel/pmpi_reorder.c
 $(OUT)/libnbh-counts.so: tests/kernel/pmpi_counts.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The packings' copy speed against memcpy, for make bench (bench/bench-datatypes).
+$(OUT)/nbh-pack-bench: kernel/tools/pack_bench.c $(UNIT_OBJECTS)
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) $^ -lm -o $@
 
 $(OUT)/unit-tests: $(UNIT_SOURCES) $(UNIT_OBJECTS)
 	@mkdir -p $(@D)

@@ -1,5 +1,6 @@
 #include "datatypes/packing.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "datatypes/layout_buffers.h"
@@ -69,25 +70,79 @@ static size_t plain_inner(const struct run_box *b, size_t at, char *layout, char
     return done;
 }
 
-/* The two innermost levels in tiles: each tile's runs stay in cache on
- * both sides (the packing study's cache blocking). One unit per step. */
+/* The two innermost levels (outer o, inner i) of single elements in
+ * tiles (the packing study's cache blocking): the packed element of (o, i)
+ * is o * ni + i. The innermost loop runs along the level whose elements lie
+ * closer together in the layout; the tile is NBH_PACK_TILE_SHORT steps of
+ * the other level (lines at a large stride: no more than the cache's ways)
+ * by NBH_PACK_TILE_LONG of this one. T is the element type, so that the
+ * moves are single loads and stores; `generic` copies any length. */
+struct tile {
+    char *layout, *packed;
+    long no, ni;
+    size_t so, si, length;  /* strides and length in bytes */
+    int gather;
+};
+
+/* One tile; MOVE(l, p) is the copy of one element between layout and packed. */
+#define TILE_LOOPS(T, MOVE)                                                                          \
+    if (along_o) {                                                                                  \
+        for (long i = i0; i < i1; i++) {                                                            \
+            T *l = layout + (size_t)o0 * so + (size_t)i * si, *p = packed + (size_t)o0 * ni + (size_t)i; \
+            for (long o = o0; o < o1; o++, l += so, p += ni)                                        \
+                MOVE;                                                                               \
+        }                                                                                           \
+    } else {                                                                                        \
+        for (long o = o0; o < o1; o++) {                                                            \
+            T *l = layout + (size_t)o * so + (size_t)i0 * si, *p = packed + (size_t)o * ni + (size_t)i0; \
+            for (long i = i0; i < i1; i++, l += si, p++)                                            \
+                MOVE;                                                                               \
+        }                                                                                           \
+    }
+
+#define TILE_OF(T)                                                                              \
+    static void tile_##T(const struct tile *t, long o0, long o1, long i0, long i1, int along_o) \
+    {                                                                                          \
+        T *layout = (T *)t->layout, *packed = (T *)t->packed;                                  \
+        size_t so = t->so / sizeof(T), si = t->si / sizeof(T), ni = (size_t)t->ni;             \
+        if (t->gather) {                                                                       \
+            TILE_LOOPS(T, *p = *l)                                                             \
+        } else {                                                                               \
+            TILE_LOOPS(T, *l = *p)                                                             \
+        }                                                                                      \
+    }
+TILE_OF(uint32_t)
+TILE_OF(uint64_t)
+
+static void tile_generic(const struct tile *t, long o0, long o1, long i0, long i1, int along_o)
+{
+    for (long a = along_o ? i0 : o0; a < (along_o ? i1 : o1); a++)
+        for (long b = along_o ? o0 : i0; b < (along_o ? o1 : i1); b++) {
+            long o = along_o ? b : a, i = along_o ? a : b;
+            copy_one(t->layout + (size_t)o * t->so + (size_t)i * t->si,
+                     t->packed + ((size_t)o * (size_t)t->ni + (size_t)i) * t->length, t->length, t->gather);
+        }
+}
+
 static size_t tiled_inner(const struct run_box *b, size_t at, char *layout, char *packed, int gather)
 {
     int outer = b->nlevels - 2, inner = b->nlevels - 1;
-    long no = b->count[outer], ni = b->count[inner];
-    size_t so = b->stride[outer], si = b->stride[inner], length = b->unit_length[0];
-    at += b->unit_offset[0];
-    for (long oo = 0; oo < no; oo += NBH_PACK_TILE) {
-        long oe = oo + NBH_PACK_TILE < no ? oo + NBH_PACK_TILE : no;
-        for (long ii = 0; ii < ni; ii += NBH_PACK_TILE) {
-            long ie = ii + NBH_PACK_TILE < ni ? ii + NBH_PACK_TILE : ni;
-            for (long o = oo; o < oe; o++)
-                for (long i = ii; i < ie; i++)
-                    copy_one(layout + at + (size_t)o * so + (size_t)i * si,
-                             packed + ((size_t)o * (size_t)ni + (size_t)i) * length, length, gather);
-        }
+    struct tile t = {layout + at + b->unit_offset[0], packed, b->count[outer], b->count[inner], b->stride[outer],
+                     b->stride[inner], b->unit_length[0], gather};
+    int along_o = t.so < t.si;  /* the transpose's receive: o runs along the layout's rows */
+    long to = along_o ? NBH_PACK_TILE_LONG : NBH_PACK_TILE_SHORT;
+    long ti = along_o ? NBH_PACK_TILE_SHORT : NBH_PACK_TILE_LONG;
+    void (*tile)(const struct tile *, long, long, long, long, int) = tile_generic;
+    size_t n = t.length;
+    if ((n == 8 || n == 4) && t.so % n == 0 && t.si % n == 0 && (uintptr_t)t.layout % n == 0 &&
+        (uintptr_t)t.packed % n == 0)
+        tile = n == 8 ? tile_uint64_t : tile_uint32_t;
+    for (long oo = 0; oo < t.no; oo += to) {
+        long oe = oo + to < t.no ? oo + to : t.no;
+        for (long ii = 0; ii < t.ni; ii += ti)
+            tile(&t, oo, oe, ii, ii + ti < t.ni ? ii + ti : t.ni, along_o);
     }
-    return (size_t)no * (size_t)ni * length;
+    return (size_t)t.no * (size_t)t.ni * t.length;
 }
 
 void copy_box(const struct run_box *box, char *layout, char *packed, int gather, int tiled)

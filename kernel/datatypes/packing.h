@@ -20,8 +20,10 @@ void packing_unpack(struct run_context *ctx);
 
 /* The copy loops, also for make bench: the runs of box between a layout's
  * buffer and contiguous packed bytes; gather 1 packs, 0 unpacks; tiled
- * walks the two innermost levels in tiles of NBH_PACK_TILE x NBH_PACK_TILE. */
-#define NBH_PACK_TILE 32
+ * walks two innermost levels of single elements in tiles of
+ * NBH_PACK_TILE_SHORT x NBH_PACK_TILE_LONG (packing.c). */
+#define NBH_PACK_TILE_SHORT 8
+#define NBH_PACK_TILE_LONG 64
 struct run_box;
 void copy_box(const struct run_box *box, char *layout, char *packed, int gather, int tiled);
 
