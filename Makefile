@@ -14,8 +14,13 @@ BUILD := build
 KNOWN_LIBRARIES := openmpi mpich
 FOUND_LIBRARIES := $(foreach l,$(KNOWN_LIBRARIES),$(if $(shell command -v mpicc.$(l) 2>/dev/null),$(l)))
 # Installed by `nbhbench install-mpi NAME` (read when used: make test installs first).
+# The project's folder may hold spaces: make's own file functions split at
+# them, so paths outside the project's relative ones are handed to the
+# shell quoted ("$(CURDIR)", $(call quoted,...)), and globbed there.
+quoted = '$(subst ','\'',$(1))'
 MPI_PREFIX := $(or $(NBH_MPI_PREFIX),$(CURDIR)/.mpi)
-INSTALLED_LIBRARIES = $(patsubst $(MPI_PREFIX)/%/.nbh-installed,%,$(wildcard $(MPI_PREFIX)/*/.nbh-installed))
+INSTALLED_LIBRARIES = $(shell for marker in $(call quoted,$(MPI_PREFIX))/*/.nbh-installed; do \
+    [ -f "$$marker" ] && basename "$$(dirname "$$marker")"; done)
 # The current releases make test installs and tests (each a small campaign).
 TEST_RELEASES ?= openmpi5 mpich5 intelmpi
 LIBRARIES ?=
@@ -33,7 +38,7 @@ all: deps
 
 # The analyzer's C routines (analyze/native/), compiled ahead of the first analysis.
 analyzer:
-	@NBH_ROOT=$(CURDIR) Rscript --vanilla -e 'source("analyze/load.R"); if (is.null(native_library())) quit(status = 1)'
+	@NBH_ROOT=$(call quoted,$(CURDIR)) Rscript --vanilla -e 'source("analyze/load.R"); if (is.null(native_library())) quit(status = 1)'
 
 deps:
 	@libexec/nbhbench-deps
@@ -44,9 +49,11 @@ kernels: $(BUILD)/nbh-dims $(BUILD)/nbh-graph-rows
 	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
 	done
 	@# Intel MPI's mpicc finds its headers through I_MPI_ROOT (the others ignore it).
+	@# MPICC is shell words (a wrapper may take options): its path goes in quoted.
 	@for library in $(INSTALLED_LIBRARIES); do \
-	    I_MPI_ROOT=$(MPI_PREFIX)/$$library $(MAKE) --no-print-directory kernel LIBRARY=$$library \
-	        MPICC=$(MPI_PREFIX)/$$library/bin/mpicc || exit 1; \
+	    prefix=$(call quoted,$(MPI_PREFIX))/$$library; \
+	    I_MPI_ROOT=$$prefix $(MAKE) --no-print-directory kernel LIBRARY=$$library \
+	        MPICC="$$(printf '%q' "$$prefix/bin/mpicc")" || exit 1; \
 	done
 
 # Installs the current releases the tests run (a missing one fails its tests).

@@ -42,7 +42,7 @@ import sys
 
 import pandas as pd
 
-from gen import registry
+from gen import closest_name, registry
 from gen.errors import NbhError
 
 LINE = "@line"  # suffix of the hidden column holding each value's source line
@@ -93,7 +93,7 @@ def check_parameter(name):
         return
     if name in reg.parameters:
         raise DesignError(f"{name} is a campaign setting (campaign.conf or --set), not a design parameter")
-    raise DesignError(f"unknown parameter '{name}' (parameters: {', '.join(reg.design_parameters)})")
+    raise DesignError(closest_name.unknown("parameter", name, reg.design_parameters, "nbhbench list parameters"))
 
 
 def as_levels(name, spec, literal=True):

@@ -8,6 +8,7 @@ import fnmatch
 import os
 import pathlib
 import re
+import shlex
 import string
 
 from gen.conffile import read_entries
@@ -141,10 +142,18 @@ def read_environment(name):
     return env
 
 
+def shell_places(root, build):
+    """{root} and {build} as they go into shell words (mpicc, launcher, setup
+    lines): quoted, so that a folder whose path holds a space stays one word
+    ('/home/me/My Projects/nbhbench'/.mpi/mpich5/bin/mpicc). In export and
+    launch_env values they go in as they are: those are values, not words."""
+    return {"root": shlex.quote(str(root)), "build": shlex.quote(str(build))}
+
+
 def build_info(name):
-    """Lines for `nbhbench build`: library, mpicc, then the setup lines."""
+    """Lines for `nbhbench build`: library, mpicc (shell words), then the setup lines."""
     env = read_environment(name)
-    places = {"root": str(ROOT), "build": os.environ.get("NBH_BUILD") or str(ROOT / "build")}
+    places = shell_places(ROOT, os.environ.get("NBH_BUILD") or ROOT / "build")
     return [env.library, env.mpicc.format(root=places["root"])] + [line.format(**places) for line in env.setup]
 
 

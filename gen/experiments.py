@@ -80,7 +80,8 @@ def complete_all(records, path):
             row = rules.complete(reg, record)
         except rules.RowError as e:
             line = record.get(e.parameter + LINE) or record.get("op" + LINE) or 0
-            raise ConfigError(path, line, f"{e} (experiment: {describe(record)})") from None
+            raise ConfigError(path, line, f"{e} (experiment: {describe(record)})" if e.about_row else str(e)) \
+                from None
         key = tuple(row.values())
         line = record.get("op" + LINE) or 0
         if key in first_line:

@@ -6,7 +6,7 @@ import numpy as np
 
 from gen import power, registry, runs as runplan
 from gen.availability import runnable
-from gen.cli import Parser, main
+from gen.cli import Parser
 from gen.envfile import find as find_env, known_names, read_environment
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
@@ -16,8 +16,8 @@ from gen.experiments import check_deployments, complete_all, describe, load_desi
 from gen.jobscript import attempt_job_script
 from gen.settings import (apply_overrides, format_time_limit, parse_overrides, read_settings,
                           sets_for_library)
-from gen.workspace import (ROOT, Workspace, build_root, campaign_source, git_state, now_utc,
-                           replace_directory, stage_workspace, write_csv)
+from gen.workspace import (ROOT, Workspace, build_root, campaign_source, git_state, never_replaceable,
+                           now_utc, replace_directory, stage_workspace, write_csv)
 
 
 def choose_environment(settings, env_option):
@@ -129,8 +129,9 @@ def plural(count, word):
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def generate(argument, env_option=None, set_items=()):
-    """Writes the workspace of campaign ARGUMENT; returns it and a summary."""
+def generate(argument, env_option=None, set_items=(), failed_runs=never_replaceable):
+    """Writes the workspace of campaign ARGUMENT; returns it and a summary.
+    FAILED_RUNS: see gen.workspace.stage_workspace."""
     source = campaign_source(argument)
     overrides = parse_overrides(set_items)
     settings = apply_overrides(read_settings(source / "campaign.conf"), overrides)
@@ -144,7 +145,7 @@ def generate(argument, env_option=None, set_items=()):
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = with_nrep(rows, settings.nrep)
     runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
-    target, staged, replaced = stage_workspace(source.name)
+    target, staged, replaced = stage_workspace(source.name, failed_runs)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
                         rows=rows, runs=runs, name=source.name, left_out=left_out)
@@ -166,7 +167,8 @@ def generate(argument, env_option=None, set_items=()):
     return Workspace(target), summary
 
 
-def command(argv):
+def command(argv, failed_runs=never_replaceable):
+    """`nbhbench generate` (python -m workflow generate, which gives FAILED_RUNS)."""
     parser = Parser("generate")
     parser.add_argument("campaign")
     parser.add_argument("--env")
@@ -174,13 +176,9 @@ def command(argv):
     args = parser.parse_args(argv)
     if args.env is not None:
         find_env(args.env)
-    workspace, summary = generate(args.campaign, args.env, args.set_items)
+    workspace, summary = generate(args.campaign, args.env, args.set_items, failed_runs)
     print("\n".join(summary))
     weak = power.warning(int(workspace.info()["settings"]["nrun"]))
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0
-
-
-if __name__ == "__main__":
-    main(command)

@@ -1,6 +1,11 @@
 """The job script of one run attempt: a bash script that `submit` runs
 directly (scheduler local) or hands to sbatch (scheduler slurm)."""
+import os
+import re
 import shlex
+
+from gen.envfile import shell_places
+from gen.errors import NbhError
 
 
 def expand(template, **values):
@@ -27,6 +32,26 @@ def launch_variables(env, param_set, extra, places):
     return variables
 
 
+def preloads_without_spaces(variables, kernel):
+    """VARIABLES with LD_PRELOAD's paths fit for ld.so, which splits the list
+    at spaces and colons with no escape: a library beside the kernel (the
+    MPICH yield preload, the tests' PMPI tools) is named as $ORIGIN/NAME
+    where its path holds a space; any other such path is an error."""
+    entries = variables.get("LD_PRELOAD", "").split(":")
+    if not any(re.search(r"\s", entry) for entry in entries):
+        return variables
+    folder = os.path.dirname(str(kernel))
+    fitting = []
+    for entry in entries:
+        if re.search(r"\s", entry):
+            if os.path.dirname(entry) != folder:
+                raise NbhError(f"LD_PRELOAD {entry}: ld.so cannot preload a path with a space (it splits "
+                               "LD_PRELOAD at spaces); put the library beside the kernel or in a folder without one")
+            entry = "$ORIGIN/" + os.path.basename(entry)
+        fitting.append(entry)
+    return dict(variables, LD_PRELOAD=":".join(fitting))
+
+
 def launcher_words(env, *, nprocs, nodes, ppn, variables, places):
     """The launcher and its options handing VARIABLES to the ranks, as words
     (the program to launch follows them)."""
@@ -45,7 +70,9 @@ def sbatch_lines(env, run, time_limit, log, job_name):
     options = [f"--job-name={job_name}", f"--nodes={run['nodes']}", f"--ntasks={run['nprocs']}"]
     if env.ntasks_per_node:
         options.append(f"--ntasks-per-node={run['ppn']}")
-    options += [f"--time={time_limit}", f"--output={log}"]
+    # sbatch splits an #SBATCH line at spaces, honouring shell quotes: a log
+    # path with a space (or a #) goes in quoted.
+    options += [f"--time={time_limit}", shlex.quote(f"--output={log}")]
     if env.partition:
         options.append(f"--partition={env.partition}")
     if env.account:
@@ -57,11 +84,12 @@ def sbatch_lines(env, run, time_limit, log, job_name):
 def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, time_limit,
                kernel, input_path, prefix, log, exit_file, root, build):
     """The text of the job script; RUN is a row of runs.csv (dict)."""
-    places = {"root": str(root), "build": str(build)}
+    places = {"root": str(root), "build": str(build)}   # in values
+    words = shell_places(root, build)                   # in shell words
     run_id = run["run_id"]
-    variables = launch_variables(env, param_set, launch_env, places)
+    variables = preloads_without_spaces(launch_variables(env, param_set, launch_env, places), kernel)
     launcher = launcher_words(env, nprocs=run["nprocs"], nodes=run["nodes"], ppn=run["ppn"],
-                              variables=variables, places=places)
+                              variables=variables, places=words)
     rank_exports = [] if env.rank_env else [f"export {name}={shlex.quote(value)}"
                                             for name, value in variables.items()]
     # The kernel refuses to measure unless every parameter of the set is in
@@ -82,7 +110,7 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
         f"# ({run['nodes']} node(s) x {run['ppn']} processes, parameter set {run['param_set']}, "
         f"time limit {time_limit}). Written by nbhbench; `nbhbench submit` runs it.",
         "set -u",
-        *[expand(line, **places) for line in env.setup],
+        *[expand(line, **words) for line in env.setup],
         *[f"export {name}={q(expand(value, **places))}" for name, value in env.export],
         *rank_exports,
         f"kernel={q(str(kernel))}",

@@ -1,5 +1,8 @@
 """`nbhbench list`: the shipped campaigns and environments, one line each,
-read from campaigns/*/campaign.conf and env/* (their description keys)."""
+read from campaigns/*/campaign.conf and env/* (their description keys),
+and the names an experiment's parameters take (op, topology, ...) and the
+parameters themselves, from the registry."""
+from gen import closest_name, registry
 from gen.cli import Parser, main
 from gen.envfile import ENV_DIR, known_names, read_environment
 from gen.errors import NbhError
@@ -29,6 +32,30 @@ def environment_rows():
             yield (name, "", "", f"(cannot be read: {e})")
 
 
+# What `list WHAT` lists from the registry: WHAT (a parameter, or the
+# table's name), the table, its heading and the columns shown beside the name.
+REGISTRY_LISTS = (
+    ("op", "operations", "Operations (op = NAME; registry/operations.csv):", ("mpi_call",)),
+    ("topology", "topologies", "Topologies (topology = NAME; registry/topologies.csv):",
+     ("constructors", "orders")),
+    ("constructor", "constructors", "Constructors (constructor = NAME; registry/constructors.csv):", ("mpi_call",)),
+    ("order", "orders", "Orders (order = NAME, as the topology allows; registry/orders.csv):", ()),
+    ("datatype", "datatypes", "Datatypes (datatype = NAME; registry/datatypes.csv):", ("mpi_type",)),
+    ("layout", "layouts", "Layouts (layout = NAME; registry/layouts.csv; docs/datatypes.md):", ("parameters",)),
+    ("type_constructor", "type_constructors", "Type constructors (type_constructor = NAME, as the layout allows; "
+     "registry/type_constructors.csv):", ("mpi_call",)),
+    ("packing", "packings", "Packings (packing = NAME, as the layout allows; registry/packings.csv):", ()),
+    ("parameter", "parameters", "Parameters (experiments.py levels(NAME=...), --set NAME=...; id, nrep and "
+     "seed come from the campaign; registry/parameters.csv):", ("type",)),
+)
+
+
+def registry_rows(table, columns):
+    for row in registry.read_table(table):
+        yield (row["name"], *(row[c] if c != "type" or row[c] != "path" else "file" for c in columns),
+               row["description"])
+
+
 def table(rows):
     rows = list(rows)
     if not rows:
@@ -37,18 +64,25 @@ def table(rows):
     return ["  " + "  ".join([c.ljust(w) for c, w in zip(r, widths)] + [r[-1]]).rstrip() for r in rows]
 
 
+def sections():
+    """(the words that select it, heading, rows) for every list."""
+    yield ("campaigns",), "Campaigns (campaigns/NAME; nbhbench generate NAME --env ENV):", campaign_rows
+    yield ("environments",), "Environments (env/NAME; --env NAME):", environment_rows
+    for parameter, name, heading, columns in REGISTRY_LISTS:
+        yield (parameter, name), heading, lambda name=name, columns=columns: registry_rows(name, columns)
+
+
 def command(argv):
     parser = Parser("list")
-    parser.add_argument("what", nargs="?", choices=("campaigns", "environments"))
+    parser.add_argument("what", nargs="?")
     args = parser.parse_args(argv)
-    if args.what in (None, "campaigns"):
-        print("Campaigns (campaigns/NAME; nbhbench generate NAME --env ENV):")
-        print("\n".join(table(campaign_rows())))
-    if args.what is None:
-        print()
-    if args.what in (None, "environments"):
-        print("Environments (env/NAME; --env NAME):")
-        print("\n".join(table(environment_rows())))
+    chosen = [s for s in sections() if args.what is None or args.what in s[0]]
+    if not chosen:
+        words = [w for s in sections() for w in s[0]]
+        raise NbhError(f"list: {closest_name.unknown('list', args.what, words, 'nbhbench list --help')}")
+    for number, (_, heading, rows) in enumerate(chosen):
+        print(("\n" if number else "") + heading)
+        print("\n".join(table(rows())))
     return 0
 
 

@@ -9,7 +9,7 @@ kernel is compiled from.
 import math
 import numbers
 
-from gen import layouts
+from gen import closest_name, layouts
 from gen.graphs import spec as graph_spec
 
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
@@ -18,11 +18,14 @@ WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "con
 
 
 class RowError(ValueError):
-    """A value the kernel would reject; `parameter` names its column."""
+    """A value the kernel would reject; `parameter` names its column.
+    `about_row`: whether the rest of the experiment helps to see why (an
+    unknown name is wrong in any experiment)."""
 
-    def __init__(self, parameter, message):
+    def __init__(self, parameter, message, about_row=True):
         super().__init__(message)
         self.parameter = parameter
+        self.about_row = about_row
 
 
 def applies(reg, parameter, op, topology, layout=None):
@@ -109,7 +112,8 @@ def check_word(reg, parameter, value, topology=None):
     if topology is not None and value in allowed_words(reg, parameter):
         raise RowError(parameter, f"{value} does not apply to topology {topology} "
                        f"(it takes: {', '.join(names)})")
-    raise RowError(parameter, f"unknown {parameter} '{value}' (known: {', '.join(names)})")
+    raise RowError(parameter, closest_name.unknown(parameter, value, names, f"nbhbench list {parameter}"),
+                   about_row=False)
 
 
 def complete(reg, raw):

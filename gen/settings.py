@@ -20,7 +20,7 @@
 import dataclasses
 import re
 
-from gen import registry, rules
+from gen import closest_name, registry, rules
 from gen.conffile import Entry, read_entries
 from gen.errors import ConfigError, NbhError, display_path
 
@@ -265,7 +265,8 @@ def parse_overrides(items):
                 result.levels[key] = parse_levels(reg, key, value)
             else:
                 known = list(PARSERS) + ["param_set", "launch_env"] + reg.design_parameters
-                raise ValueProblem(f"unknown key '{key}' (known: {', '.join(known)})")
+                raise ValueProblem(closest_name.unknown("key", key, known,
+                                                        "nbhbench generate --help, nbhbench list parameters"))
         except (ValueProblem, rules.RowError) as e:
             raise NbhError(f"--set {item}: {e}") from None
     return result

@@ -204,21 +204,20 @@ def replace_directory(target, staged):
         whole_files.remove_tree(old)
 
 
-def all_failed(workspace):
-    """How many runs WORKSPACE has, if every attempt made has ended and none
-    finished an experiment (nothing to archive, nothing that may still
-    write into it); else None."""
-    from workflow.attempts import run_statuses  # workflow builds on gen: imported when needed
-    statuses = run_statuses(workspace)
-    if any(s.done or (s.attempts and s.state in ("pending", "running", "unknown")) for s in statuses):
-        return None
-    return sum(1 for s in statuses if s.attempts)
+def never_replaceable(workspace):
+    return None
 
 
-def stage_workspace(name):
+def stage_workspace(name, failed_runs=never_replaceable):
     """A fresh staging directory next to work/NAME, or an error if NAME's
     workspace holds results no archive has taken. Returns the target, the
-    staging directory and a note on what the target held, if anything."""
+    staging directory and a note on what the target held, if anything.
+
+    FAILED_RUNS(workspace) is how many runs such a workspace has if every
+    one of them failed without finishing an experiment (it is then
+    replaced), else None. How runs went is the workflow's to tell
+    (workflow.attempts.all_failed: the workflow builds on gen, never the
+    other way), so without it a workspace with unarchived results is kept."""
     target = work_root() / name
     note = ""
     if target.exists():
@@ -226,7 +225,7 @@ def stage_workspace(name):
             raise NbhError(f"{display_path(target)} exists and is not an nbhbench workspace; "
                            "move it away first", EXIT_CONFLICT)
         if (target / "campaign.json").is_file() and unarchived(Workspace(target)):
-            failed = all_failed(Workspace(target))
+            failed = failed_runs(Workspace(target))
             if failed is None:
                 raise NbhError(f"{display_path(target)} holds results that are not archived, or runs still "
                                f"pending or running; archive them (nbhbench archive {name}) or move "

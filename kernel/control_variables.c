@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "closest_name.h"
+
 enum { MAX_VALUES = 64 };
 
 /* One control variable, read: its name, its value in force as text (arrays
@@ -151,29 +153,6 @@ char *control_variables_csv(int *count, size_t *size)
     return text;
 }
 
-/* Edit distance, for suggesting the name a typo was meant to be. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(b), *row = malloc(sizeof(size_t) * (n + 1));
-    for (size_t j = 0; j <= n; j++)
-        row[j] = j;
-    for (size_t i = 1; *a; a++, i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= n; j++) {
-            size_t above = row[j];
-            size_t best = diagonal + (*a != b[j - 1]);
-            best = above + 1 < best ? above + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diagonal = above;
-        }
-    }
-    size_t d = row[n];
-    free(row);
-    return d;
-}
-
 static int as_number(const char *s, double *out)
 {
     char *end;
@@ -255,7 +234,7 @@ int control_variable_check(const char *name, const char *set, char *in_force, si
                                 &bind, &scope) != MPI_SUCCESS)
             continue;
         if (strcmp(v.name, name) != 0) {
-            size_t d = edit_distance(name, v.name);
+            size_t d = closest_name_distance(name, v.name);
             if (d < closest) {
                 closest = d;
                 snprintf(hint, hint_size, "%s", v.name);
@@ -268,7 +247,7 @@ int control_variable_check(const char *name, const char *set, char *in_force, si
         snprintf(in_force, in_force_size, "%s", v.text);
         return !set || same_value(&v, set) ? CVAR_IN_FORCE : CVAR_DIFFERS;
     }
-    if (closest > strlen(name) / 3)
+    if (!closest_name_close(name, closest))
         hint[0] = '\0';  /* nothing close enough to be a typo */
     return CVAR_UNKNOWN;
 }

@@ -11,6 +11,7 @@
 #include "datatypes/packing.h"
 #include "edge_counts.h"
 #include "gather_text.h"
+#include "loop_report.h"
 #include "pairing.h"
 #include "reorder_record.h"
 #include "setups/setup.h"
@@ -141,8 +142,10 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     size_t n = (size_t)e->nrep;
     double *seconds = malloc(sizeof(double) * 4 * n), *work = seconds + n;
     double *slowest = seconds + 2 * n, *slowest_work = seconds + 3 * n;
-    timing_loop(&ctx, s, check, e->nrep, seconds, work);
+    double loop_seconds = timing_loop(&ctx, s, check, e->nrep, seconds, work);
     s->release(&ctx);
+    if (settings->loop_report)
+        loop_report(ctx.base, e->id, e->nrep, loop_seconds, seconds);
 
     int base_rank;
     MPI_Comm_rank(ctx.base, &base_rank);

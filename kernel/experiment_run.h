@@ -11,6 +11,7 @@ struct run_settings {
     double countdown_rate;  /* steps per microsecond */
     int validate;
     int dump_lists;         /* write PREFIX.lists.csv (tests) */
+    int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
 };
 
 /* Runs one experiment on every process of base: builds the neighborhood

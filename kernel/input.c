@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datatypes/geometry.h"
+#include "closest_name.h"
 #include "setups/setup.h"
 #include "topologies/dims.h"
 #include "topologies/topology.h"
@@ -121,9 +122,12 @@ static int parse_header(struct parser *p, char **fields, int n, char header[][64
     for (int f = 0; f < n; f++) {
         snprintf(header[f], 64, "%s", fields[f]);
         int k = catalog_find(parameter_table, N_PARAMETERS, sizeof(parameter_table[0]), fields[f]);
-        if (k < 0)
-            return fail(p, fields[f][0] ? fields[f] : "(empty)",
-                        "unknown column (see registry/parameters.csv)");
+        if (k < 0) {
+            char hint[160];
+            closest_name_hint(fields[f], parameter_table, N_PARAMETERS, sizeof(parameter_table[0]), NULL,
+                              "nbhbench list parameters", hint, sizeof(hint));
+            return fail(p, fields[f][0] ? fields[f] : "(empty)", "unknown column (%s)", hint);
+        }
         if (p->column_of[k] >= 0)
             return fail(p, fields[f], "appears twice in the header");
         p->column_of[k] = f;
@@ -190,26 +194,19 @@ static int parse_number(struct parser *p, int k, const char *s, double *out)
     return 1;
 }
 
-static void join_names(const void *table, int n, size_t stride, char *out, size_t size)
-{
-    out[0] = '\0';
-    for (int i = 0; i < n; i++) {
-        const char *name = *(const char *const *)((const char *)table + (size_t)i * stride);
-        size_t len = strlen(out);
-        snprintf(out + len, size - len, "%s%s", i ? ", " : "", name);
-    }
-}
-
+/* A name of the table; an unknown one is refused with the closest of the
+ * names `allowed` (a space-separated list; NULL: all of them). */
 static int parse_word(struct parser *p, const char *column, const char *what, const void *table,
-                      int n, size_t stride, const char *s, int *out)
+                      int n, size_t stride, const char *allowed, const char *s, int *out)
 {
     if (!*s)
         return 0;
     int i = catalog_find(table, n, stride, s);
     if (i < 0) {
-        char known[1024];
-        join_names(table, n, stride, known, sizeof(known));
-        return fail(p, column, "unknown %s '%s' (known: %s)", what, s, known);
+        char hint[160], listing[64];
+        snprintf(listing, sizeof(listing), "nbhbench list %s", column);
+        closest_name_hint(s, table, n, stride, allowed, listing, hint, sizeof(hint));
+        return fail(p, column, "unknown %s '%s' (%s)", what, s, hint);
     }
     *out = i;
     return 1;
@@ -330,11 +327,12 @@ static int parse_layout(struct parser *p, char **fields, struct experiment *e)
         e->layout = (struct layout_params){LAYOUT_contiguous, TYPE_CONSTRUCTOR_basic, PACKING_datatype, 0, 0, 0, 0, 0, 0};
         return 0;
     }
-    TRY(parse_word(p, "layout", "layout", layout_table, N_LAYOUTS, sizeof(layout_table[0]), CELL(layout), &layout));
+    TRY(parse_word(p, "layout", "layout", layout_table, N_LAYOUTS, sizeof(layout_table[0]), NULL, CELL(layout),
+                   &layout));
     TRY(parse_word(p, "type_constructor", "type constructor", type_constructor_names, N_TYPE_CONSTRUCTORS,
-                   sizeof(type_constructor_names[0]), CELL(type_constructor), &constructor));
-    TRY(parse_word(p, "packing", "packing", packing_names, N_PACKINGS, sizeof(packing_names[0]), CELL(packing),
-                   &packing));
+                   sizeof(type_constructor_names[0]), NULL, CELL(type_constructor), &constructor));
+    TRY(parse_word(p, "packing", "packing", packing_names, N_PACKINGS, sizeof(packing_names[0]), NULL,
+                   CELL(packing), &packing));
     e->layout.layout = (enum layout)layout;
     e->layout.constructor = constructor < 0 ? layout_normal(e->layout.layout) : (enum type_constructor)constructor;
     e->layout.packing = (enum packing)packing;
@@ -350,9 +348,9 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
 
     int op = 0, topology = 0, constructor = -1, order = -1, datatype = DATATYPE_byte;
     TRY(required(p, parse_word(p, "op", "operation", operation_table, N_OPERATIONS,
-                               sizeof(operation_table[0]), CELL(op), &op), "op", "on every line"));
+                               sizeof(operation_table[0]), NULL, CELL(op), &op), "op", "on every line"));
     TRY(required(p, parse_word(p, "topology", "topology", topology_table, N_TOPOLOGIES,
-                               sizeof(topology_table[0]), CELL(topology), &topology),
+                               sizeof(topology_table[0]), NULL, CELL(topology), &topology),
                  "topology", "on every line"));
     e->op = op, e->topology = topology;
     const char *unavailable = setup_unavailable(e->op);
@@ -366,7 +364,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     /* constructor: one of the topology's; default the first */
     char word[64];
     if (parse_word(p, "constructor", "constructor", constructor_names, N_CONSTRUCTORS,
-                   sizeof(constructor_names[0]), CELL(constructor), &constructor) < 0)
+                   sizeof(constructor_names[0]), t->constructors, CELL(constructor), &constructor) < 0)
         return -1;
     if (constructor < 0) {
         catalog_list_first(t->constructors, word, sizeof(word));
@@ -402,7 +400,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     /* order: one of the topology's; default the first */
     e->order = NBH_NOT_APPLICABLE;
     if (*t->orders) {
-        TRY(parse_word(p, "order", "order", order_names, N_ORDERS, sizeof(order_names[0]),
+        TRY(parse_word(p, "order", "order", order_names, N_ORDERS, sizeof(order_names[0]), t->orders,
                        CELL(order), &order));
         if (order < 0) {
             catalog_list_first(t->orders, word, sizeof(word));
@@ -424,7 +422,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
     snprintf(why, sizeof(why), "op %s", o->name);
     if (o->moves_data) {
         TRY(parse_word(p, "datatype", "datatype", datatype_table, N_DATATYPES,
-                       sizeof(datatype_table[0]), CELL(datatype), &datatype));
+                       sizeof(datatype_table[0]), NULL, CELL(datatype), &datatype));
         e->datatype = datatype;
         TRY(parse_layout(p, fields, e));
         const struct layout_info *l = &layout_table[e->layout.layout];

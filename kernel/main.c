@@ -31,7 +31,7 @@ enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3, EXIT_NO_SPACE = 4 };
 
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
-    "                  [--countdown-rate STEPS_PER_US]\n"
+    "                  [--countdown-rate STEPS_PER_US] [--loop-report]\n"
     "       nbh-kernel --calibration-report | --barrier-report | --operations\n"
     "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
@@ -53,6 +53,10 @@ static const char usage[] =
     "                          calibrated busy work really take, then exit\n"
     "      --barrier-report    print the cost of one dissemination barrier on all\n"
     "                          processes (mean of 2000 calls), then exit\n"
+    "      --loop-report       with -i and -o: after each experiment print on stdout what\n"
+    "                          the kernel spent per repetition beyond the timed sections\n"
+    "                          (barriers, data check, bookkeeping), from time stamps\n"
+    "                          around the whole loop on every process (docs/kernel.md)\n"
     "      --operations        list every operation and whether this build can run it\n"
     "                          (CSV), without a launcher; the only argument\n";
 
@@ -65,6 +69,7 @@ struct options {
     double countdown_rate;  /* 0: calibrate */
     int calibration_report;
     int barrier_report;
+    int loop_report;
     const char *expected[MAX_EXPECTED];  /* --expect-cvar and --expect-env, in order */
     int env_only[MAX_EXPECTED];          /* 1: from --expect-env */
     int nexpected;
@@ -80,6 +85,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"dump-lists", no_argument, 0, 'd'},
         {"countdown-rate", required_argument, 0, 'r'},
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
+        {"loop-report", no_argument, 0, 'l'},
         {"expect-cvar", required_argument, 0, 'e'}, {"expect-env", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
@@ -95,6 +101,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'd': o->dump_lists = 1; break;
         case 'c': o->calibration_report = 1; break;
         case 'b': o->barrier_report = 1; break;
+        case 'l': o->loop_report = 1; break;
         case 'e':
         case 'E':
             if (o->nexpected == MAX_EXPECTED) {
@@ -425,7 +432,7 @@ int main(int argc, char **argv)
         return finish(rank, output_exit_code(status), error);
 
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
-                                   .dump_lists = opt.dump_lists};
+                                   .dump_lists = opt.dump_lists, .loop_report = opt.loop_report};
     for (int i = 0; i < in.count && status == 0; i++) {
         long findings = 0;
         status = experiment_run(&in.experiments[i], &settings, &out, &findings);

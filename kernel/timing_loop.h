@@ -14,8 +14,11 @@
  * The barrier is the dissemination barrier on the communicator in use.
  * Without busy work (ctx->work 0) nothing more is timed and work_seconds[i]
  * is 0; work_seconds may be NULL. With findings != NULL every repetition's
- * data is checked, untimed. */
-void timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
-                 double *seconds, double *work_seconds);
+ * data is checked, untimed. Returns this process's time of the whole loop:
+ * what it spent beyond the timed sections (the sum of seconds[]) is the
+ * kernel's own cost (the barriers, the data check, the bookkeeping; see
+ * loop_report.c). */
+double timing_loop(struct run_context *ctx, const struct setup *s, struct findings *findings, long nrep,
+                   double *seconds, double *work_seconds);
 
 #endif

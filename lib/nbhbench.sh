@@ -55,6 +55,14 @@ nbh_help_if_asked() {
     done
 }
 
+# nbh_first_word WORDS: the first of shell words (an environment's mpicc,
+# quotes honoured: '/home/me/My Projects/nbhbench'/.mpi/mpich5/bin/mpicc).
+nbh_first_word() {
+    local -a words
+    eval "words=($1)"
+    printf '%s\n' "${words[0]:-}"
+}
+
 # nbh_require_integer NAME VALUE MIN [MAX]: dies unless VALUE is an integer in range.
 nbh_require_integer() {
     local name=$1 value=$2 min=$3 max=${4:-}

@@ -9,8 +9,9 @@ graph_heatmap <- function(plot, data) {
     scale_x_continuous(limits = c(-0.5, plot$p - 0.5), expand = c(0, 0)) +
     scale_y_reverse(limits = c(plot$p - 0.5, -0.5), expand = c(0, 0)) +
     coord_fixed() +
-    labs(title = wrap_text(plot$title, 60), x = "destination rank", y = "source rank",
+    labs(title = plot$title, x = "destination rank", y = "source rank",
          caption = wrap_text(plot$caption, 80)) +
     theme_bw(base_size = 11) +
-    theme(plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"), panel.grid = element_blank())
+    theme(plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"), panel.grid = element_blank(),
+          plot.title.position = "plot")
 }

@@ -22,7 +22,7 @@ overview_plot <- function(plot, data) {
     scale_colour_manual(values = c("#1f77b4", "#ff7f0e")) +
     scale_fill_manual(values = setNames("transparent", plot$mark), name = NULL,
                       guide = guide_legend(override.aes = list(colour = ring))) +
-    labs(title = wrap_text(plot$title, 80),
+    labs(title = plot$title,
          subtitle = if (plot$mark == "violated") "median of run medians"
                     else "median of run medians; no violation: the closest call is ringed",
          x = axis_title(plot$varied), y = "time (\u00b5s, log scale)", colour = NULL, shape = NULL,
@@ -55,7 +55,8 @@ wrap_text <- function(x, width) paste(strwrap(x, width = width), collapse = "\n"
 
 plot_theme <- function() {
   theme_bw(base_size = 11) +
-    theme(legend.position = "top", legend.justification = "left",
+    theme(legend.position = "top", legend.justification = "left", plot.title.position = "plot",
+          plot.caption.position = "plot",
           plot.caption = element_text(hjust = 0, size = 8, colour = "grey30"),
           panel.grid.minor = element_blank(), axis.text.x = element_text(angle = 45, hjust = 1))
 }

@@ -1,5 +1,6 @@
 # Writes each plot as PNG and PDF under DIR: plots/<file>.png, .pdf, in
-# forked workers (one per core, as the runs are read), each file checked
+# forked workers (one per core, as the runs are read), its title and
+# captions fitted to the width (fit_labels.R), each file checked
 # whole (analyze/output/output_files.R). Returns the plots table with the PNG path
 # (relative to DIR) and the seconds each plot took.
 
@@ -10,7 +11,7 @@ render_plots <- function(pd, draw, dir, width = 8, height = 5) {
   seconds <- unlist(map_in_workers(seq_len(nrow(pd$plots)), function(i) {
     start <- proc.time()[["elapsed"]]
     this <- pd$plots[i]
-    p <- draw(this, pd$data[plot == this$plot])
+    p <- fit_labels(draw(this, pd$data[plot == this$plot]), width)
     # Drawn in the session's temporary directory, checked, then copied: the
     # devices neither fail nor stay quiet when DIR's disk is full.
     for (ext in c(".png", ".pdf")) {

@@ -1,10 +1,19 @@
-"""python -m workflow submit|status|archive ...: the commands `nbhbench
-submit`, `status` and `archive` (their help: libexec/nbhbench-*)."""
+"""python -m workflow generate|submit|status|archive ...: the commands
+`nbhbench generate`, `submit`, `status` and `archive` (their help:
+libexec/nbhbench-*). Generate is here, not in gen/, because whether it may
+replace a workspace depends on how its runs went, which only the workflow
+knows (gen never imports workflow: tests/test_import_layers.py)."""
 import sys
 
 from gen.cli import Parser, main
 from gen.errors import NbhError
 from gen.workspace import find_workspace
+
+
+def generate_command(argv):
+    from gen.generate import command
+    from workflow.attempts import all_failed
+    return command(argv, failed_runs=all_failed)
 
 
 def submit_command(argv):
@@ -72,7 +81,7 @@ def archive_command(argv):
     return 0
 
 
-COMMANDS = {"submit": submit_command, "status": status_command, "archive": archive_command}
+COMMANDS = {"generate": generate_command, "submit": submit_command, "status": status_command, "archive": archive_command}
 
 
 def dispatch(argv):

@@ -283,3 +283,14 @@ def run_statuses(workspace):
         state, detail = overall(attempt_list, done, total)
         statuses.append(RunStatus(run, attempt_list, done, total, state, detail))
     return statuses
+
+
+def all_failed(workspace):
+    """How many runs WORKSPACE has, if every attempt made has ended and none
+    finished an experiment (nothing to archive, nothing that may still
+    write into it); else None. What lets generate replace a workspace whose
+    results were never archived (gen.workspace.stage_workspace)."""
+    statuses = run_statuses(workspace)
+    if any(s.done or (s.attempts and s.state in ("pending", "running", "unknown")) for s in statuses):
+        return None
+    return sum(1 for s in statuses if s.attempts)

@@ -1,10 +1,13 @@
-# Reads results/RUN.results.csv of one run (docs/archive.md: id,rep,seconds;
-# nrep rows for every complete experiment) and keeps only what can be
-# trusted: a line cut off at the end of the file (no newline) is dropped,
-# rows that are not an integer id and a positive finite time are dropped, and
-# an experiment with another number of rows than its nrep is dropped. Each
-# loss is a warning naming the run; a missing or empty file is a run without
-# results. Returns data.table(id, seconds).
+# Reads results/RUN.results.csv of one run (docs/archive.md:
+# id,rep,seconds,work_seconds, or id,rep,seconds from kernels before the
+# measured busy work; nrep rows for every complete experiment) and keeps
+# only what can be trusted: a line cut off at the end of the file (no
+# newline) is dropped, rows that are not an integer id, a positive finite
+# time and (where the file has the column) a finite busy work time >= 0 are
+# dropped, as the archive's row check rejects them (workflow/result_rows.py),
+# and an experiment with another number of rows than its nrep is dropped.
+# Each loss is a warning naming the run; a missing or empty file is a run
+# without results. Returns data.table(id, seconds).
 
 read_results <- function(file, run_id, experiments, state = NULL) {
   none <- data.table(id = integer(), seconds = numeric())
@@ -27,11 +30,14 @@ read_results <- function(file, run_id, experiments, state = NULL) {
     if (!length(newlines)) return(none)
     input <- list(text = rawToChar(bytes[seq_len(max(newlines))]))
   }
+  work <- identical(readLines(file, n = 1L, warn = FALSE), "id,rep,seconds,work_seconds")
+  columns <- c("id", "seconds", if (work) "work_seconds")
   notes <- character()
   x <- tryCatch(
     withCallingHandlers(
-      do.call(fread, c(input, list(select = c("id", "seconds"), fill = TRUE, na.strings = c("", "NA"),
-                                   colClasses = c(id = "integer", seconds = "double")))),
+      do.call(fread, c(input, list(select = columns, fill = TRUE, na.strings = c("", "NA"),
+                                   colClasses = c(id = "integer", seconds = "double",
+                                                  work_seconds = "double")[columns]))),
       warning = function(w) {
         notes <<- c(notes, conditionMessage(w))
         invokeRestart("muffleWarning")
@@ -43,15 +49,20 @@ read_results <- function(file, run_id, experiments, state = NULL) {
     })
   if (is.null(x)) return(none)
   if (!is.integer(x$id)) set(x, j = "id", value = suppressWarnings(as.integer(x$id)))
-  if (!is.double(x$seconds)) set(x, j = "seconds", value = suppressWarnings(as.numeric(x$seconds)))
+  for (col in columns[-1]) {
+    if (!is.double(x[[col]])) set(x, j = col, value = suppressWarnings(as.numeric(x[[col]])))
+  }
+  # The busy work may be 0 (none); the operation's time may not.
+  work_seconds <- if (work) x$work_seconds else 0
   clean <- !length(notes) && nrow(x) && !anyNA(x$id) && !anyNA(x$seconds) && min(x$seconds) > 0 &&
-    max(x$seconds) < Inf
+    max(x$seconds) < Inf && !anyNA(work_seconds) && min(work_seconds) >= 0 && max(work_seconds) < Inf
   if (!clean && nrow(x)) {
-    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0
+    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0 | !is.finite(work_seconds) | work_seconds < 0
     nbh_warning("run ", run_id, ": results file ", file, " has ", sum(bad), " malformed row(s)",
                 if (length(notes)) paste0(" (", notes[1], ")"), "; they are left out")
     x <- x[!bad]
   }
+  if (work) set(x, j = "work_seconds", value = NULL)
   complete_experiments(x, run_id, experiments)
 }
 

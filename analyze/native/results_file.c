@@ -10,7 +10,8 @@
  * time (a positive decimal number: digits, an optional fraction, an
  * optional exponent) and, after the 4-column header, the busy work's time
  * (such a number, or zero). Every id is an experiment of the archive
- * (nrep_of_id > 0) and has exactly nrep rows.
+ * (nrep_of_id > 0) and has exactly nrep rows. A sign, NaN, Inf or text in
+ * either time is not clean: read_results drops that row with a warning.
  *
  * A time is the double nearest its decimal, as strtod gives it: the
  * digits as an integer, times or divided by an exact power of ten (one

@@ -58,7 +58,7 @@ overlap_blocks <- function(result, plots, settings) {
               "operation followed by its work cannot overlap; its overlap is the floor of the measurement."),
     table_block(s[, .(library, `parameter set` = if (several) param_set else NULL, deployment, form, work, cells,
                       `median overlap (%)` = sprintf("%.0f", median_overlap),
-                      `largest (%)` = sprintf("%.0f", largest_overlap), `largest at` = largest_at)]))
+                      `largest (%)` = sprintf("%.0f", largest_overlap), `largest at` = largest_at)], "overlap"))
   sets <- overlap_sets(overlap, ops, result$reference_set)
   if (nrow(sets)) {
     blocks <- c(blocks, list(
@@ -70,7 +70,7 @@ overlap_blocks <- function(result, plots, settings) {
                            `median overlap (%)` = sprintf("%.0f", median_overlap),
                            `under the reference (%)` = sprintf("%.0f", reference_median_overlap),
                            `t_pure ratio` = sprintf("%.2f", median_pure_ratio),
-                           `t_ovl ratio` = sprintf("%.2f", median_ovl_ratio))])))
+                           `t_ovl ratio` = sprintf("%.2f", median_ovl_ratio))], "overlap-sets")))
   }
   if (isTRUE(settings$plots) && nrow(plots)) {
     for (i in seq_len(nrow(plots))) {

@@ -3,7 +3,8 @@
 #                  median of run medians of a and b at each level of the
 #                  varied parameter, the violations (the closest call) marked;
 #   focus_data     per violation, box statistics of the kept raw times of
-#                  each run of a and b, normalised to median(m_a).
+#                  each run of a and b, normalised to median(m_a), and the
+#                  view: whiskers far above the boxes cut (focus_view).
 # Each returns list(plots = one row per plot: plot, file, title, caption,
 # a_label, b_label (what differs between the sides: the title carries the
 # guideline as written), varied, ...; data = the rows to draw, by plot).
@@ -118,5 +119,34 @@ focus_data <- function(result, sel) {
   for (col in c("ymin", "lower", "middle", "upper", "ymax")) set(data, j = col, value = data[[col]] / data$scale)
   data[, scale := NULL]
   setorder(data, plot, side, run_no)
-  list(plots = plots, data = data[, .(plot, side, run = run_no, ymin, lower, middle, upper, ymax, n)])
+  focus_view(plots, data[, .(plot, side, run = run_no, ymin, lower, middle, upper, ymax, n)])
+}
+
+# How much room a focus plot gives the whiskers above its boxes and lines,
+# in multiples of their range.
+FOCUS_WHISKER_ROOM <- 1.5
+
+# The view of each focus plot: every box, the reference lines (1, b's
+# median over a's) and the ratio's interval, and whiskers up to
+# FOCUS_WHISKER_ROOM times that range above it. A whisker that reaches
+# further (one repetition 90 times the median flattens every box) is cut
+# at the top of the view, the tallest whisker that fits (data: `top` the
+# end drawn, `cut`; plots: `view_top`, NA where nothing is cut), and the
+# plot marks it with its value.
+focus_view <- function(plots, data) {
+  plots <- copy(plots)
+  data <- copy(data)
+  refs <- plots[, .(plot, low = pmin(1, median_b_us / median_a_us), high = pmax(1, median_b_us / median_a_us))]
+  if ("b_low" %in% names(plots)) {
+    refs[, `:=`(low = pmin(low, plots$b_low, na.rm = TRUE), high = pmax(high, plots$b_high, na.rm = TRUE))]
+  }
+  span <- data[, .(low = min(lower), high = max(upper)), by = plot][refs, on = "plot", `:=`(
+    low = pmin(low, i.low), high = pmax(high, i.high))]
+  span[, limit := high + FOCUS_WHISKER_ROOM * (high - low)]
+  data[span, on = "plot", cut := ymax > i.limit]
+  span[data[cut == FALSE, .(tallest = max(ymax)), by = plot], on = "plot", tallest := i.tallest]
+  span[, view_top := fifelse(plot %in% data[cut == TRUE, plot], pmax(high, fcoalesce(tallest, high)), NA_real_)]
+  plots[span, on = "plot", view_top := i.view_top]
+  data[plots, on = "plot", top := fifelse(cut, i.view_top, ymax)]
+  list(plots = plots, data = data)
 }

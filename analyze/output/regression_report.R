@@ -63,7 +63,7 @@ regression_blocks <- function(regression, plots, params, settings) {
     rows <- t[verdict == v]
     rows <- if (v == "slower") rows[order(-ratio)] else rows[order(ratio)]
     blocks <- c(blocks, list(heading(sprintf("%s cells", if (v == "slower") "Slower" else "Faster"), 3L)))
-    blocks <- c(blocks, if (nrow(rows)) bounded_table(show(rows), paste(v, "cells"), "regressions.csv")
+    blocks <- c(blocks, if (nrow(rows)) bounded_table(show(rows), paste(v, "cells"), "regressions.csv", v)
                         else list(paragraph("None.")))
   }
   one_side <- t[verdict %in% c("new only", "baseline only")]
@@ -71,7 +71,7 @@ regression_blocks <- function(regression, plots, params, settings) {
   if (nrow(one_side)) {
     shown <- one_side[, .(side = verdict, context = regression_context(one_side),
                           parameters = shared_text(one_side, params, TRUE))]
-    blocks <- c(blocks, bounded_table(shown, "cells on one side only", "regressions.csv"))
+    blocks <- c(blocks, bounded_table(shown, "cells on one side only", "regressions.csv", "one-side"))
   } else {
     blocks <- c(blocks, list(paragraph("None: every cell is on both sides.")))
   }

@@ -1,7 +1,9 @@
-# The content of report.md / report.html (blocks of report_blocks.R): the
-# verdict, the study's violation table, the violations, the closest calls,
-# the parameter sets (what heals what), the plots with their captions, the
-# provenance of every archive, warnings.
+# The content of report.md / report.html (blocks of report_blocks.R): a
+# compact header, the verdict map (the whole verdict as one picture), the
+# contents, then the sections: the verdict, the study's violation table,
+# the violations, the closest calls, the parameter sets (what heals what),
+# the plots with their captions, the provenance of every archive,
+# warnings. A section is a level-2 heading; the contents list them all.
 
 REPORT_ROWS <- 50L   # the longest table of the report; the CSV files have all rows
 
@@ -23,10 +25,11 @@ own_threshold_text <- function(guidelines) {
 tagged <- function(tag, guideline) paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)
 
 # At most REPORT_ROWS rows of x, with a sentence saying where the rest is.
-bounded_table <- function(x, what, file) {
-  if (nrow(x) <= REPORT_ROWS) return(list(table_block(x)))
+# explore: the name that makes the table sortable and filterable in the page.
+bounded_table <- function(x, what, file, explore = NULL) {
+  if (nrow(x) <= REPORT_ROWS) return(list(table_block(x, explore)))
   list(paragraph(sprintf("The first %d of %d %s (all in `%s`).", REPORT_ROWS, nrow(x), what, file)),
-       table_block(head(x, REPORT_ROWS)))
+       table_block(head(x, REPORT_ROWS), explore))
 }
 
 # "violated tests/tests (violated groups/groups)" per guideline (rows) and
@@ -68,7 +71,8 @@ provenance_blocks <- function(archive) {
   if (!is.null(archive$info)) {
     # param_set_check has its own table below.
     info <- flatten_json(archive$info[setdiff(names(archive$info), "param_set_check")])
-    blocks <- c(blocks, list(paragraph("**archive.json**"), bullets(paste0(names(info), ": ", info))))
+    blocks <- c(blocks, list(collapsed(sprintf("archive.json (%d fields)", length(info)),
+                                       list(bullets(paste0(names(info), ": ", info))))))
   }
   r <- archive$runs
   states <- r[, .(runs = .N, done = sum(state == "done"), other = paste(unique(state[state != "done"]), collapse = " "),
@@ -85,7 +89,8 @@ provenance_blocks <- function(archive) {
       if (length(values) == 1L) sprintf("%s: %s", k, values)
       else sprintf("%s: %d values (%s)", k, length(values), format_list(sort(values), 3L))
     }, "")
-    blocks <- c(blocks, list(paragraph("**results/RUN.prov.json** (", length(prov), " runs)"), bullets(lines)))
+    title <- sprintf("results/RUN.prov.json (%d runs, %d fields)", length(prov), length(lines))
+    blocks <- c(blocks, list(collapsed(title, list(bullets(lines)))))
   }
   c(blocks, param_set_provenance_blocks(archive))
 }
@@ -129,7 +134,7 @@ closest_call_blocks <- function(closest, params, result) {
                                  `median a (µs)` = sprintf("%.4g", median_a_us),
                                  `median b (µs)` = sprintf("%.4g", median_b_us),
                                  runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)], closest, result)
-  c(blocks, bounded_table(x, "closest calls", "closest.csv"))
+  c(blocks, bounded_table(x, "closest calls", "closest.csv", "closest"))
 }
 
 # With several parameter sets (SPEC 6): what each set costs and heals
@@ -163,7 +168,7 @@ tuning_blocks <- function(tuning, params, result) {
                    removed = unname(c(removed = "yes", kept = "no", `not measured` = "not measured")[status]),
                    reference = ratio_p(ref_ratio, ref_p_value), `under the set` = ratio_p(ratio, p_value))]
     setnames(x, "reference", paste("under", ref))
-    blocks <- c(blocks, bounded_table(x, "rows", "heal.csv"))
+    blocks <- c(blocks, bounded_table(x, "rows", "heal.csv", "heal"))
   } else {
     blocks <- c(blocks, list(paragraph(sprintf("`%s` has no violations.", ref))))
   }
@@ -175,7 +180,7 @@ tuning_blocks <- function(tuning, params, result) {
                    parameters = parameter_text(added, params), level = varied_level(added),
                    `under the set` = ratio_p(ratio, p_value), reference = ratio_p(ref_ratio, ref_p_value))]
     setnames(x, "reference", paste("under", ref))
-    blocks <- c(blocks, bounded_table(x, "added violations", "heal.csv"))
+    blocks <- c(blocks, bounded_table(x, "added violations", "heal.csv", "added"))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }
@@ -187,11 +192,18 @@ tuning_blocks <- function(tuning, params, result) {
                                                ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_slower),
                                                `median set (µs)` = sprintf("%.4g", median_set_us),
                                                `median reference (µs)` = sprintf("%.4g", median_reference_us))],
-                                      "slower cells, largest ratio first", "set_comparison.csv"))
+                                      "slower cells, largest ratio first", "set_comparison.csv", "set-slower"))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }
   blocks
+}
+
+# The report's first picture: the verdict map (plots/verdict_map.R), or
+# nothing where plots are not drawn.
+verdict_map_blocks <- function(map) {
+  if (is.null(map) || !nrow(map)) return(list())
+  list(figure(map$png, paste0("Verdict map: ", map$title, ". ", map$caption), id = "verdict-map"))
 }
 
 plot_blocks <- function(result, plots, settings) {
@@ -259,7 +271,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
   several_sets <- length(result$param_sets) > 1L
   blocks <- list(
     heading("nbhbench analysis", 1L),
-    bullets(c(paste0("archives: ", paste0("`", vapply(result$archives, `[[`, "", "name"), "`", collapse = ", ")),
+    facts(c(paste0("archives: ", paste0("`", vapply(result$archives, `[[`, "", "name"), "`", collapse = ", ")),
               paste0("assessment: `", result$assessment_file, "`"),
               sprintf("violated iff ratio v >= %s and p <= %s (one-sided Wilcoxon rank-sum test of the run medians)",
                       format(result$v_thres), format(result$p_thres)),
@@ -268,7 +280,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
                                        "; reference: `", result$reference_set, "`"),
               trust_settings_text(result),
               paste0("analysed: ", settings$created, " by nbhbench ", settings$version))))
-  blocks <- c(blocks, trust_banner_blocks(result, summary), list(
+  blocks <- c(blocks, verdict_map_blocks(plots$verdict), list(contents()), trust_banner_blocks(result, summary), list(
     heading("Verdict"),
     paragraph(sprintf("**%d of %d tests violated** (%d of %d groups) over %d guidelines.",
                       nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines)),
@@ -286,7 +298,8 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
       table_block(trust_columns(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
                                           parameters = parameter_text(shown, params), level = varied_level(shown),
                                           ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                                          runs = paste0(runs_a, "/", runs_b), slower)], shown, result))))
+                                          runs = paste0(runs_a, "/", runs_b), slower)], shown, result),
+                  "violations")))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))
   }

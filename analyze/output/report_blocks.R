@@ -1,22 +1,83 @@
 # A report is a list of blocks (heading, paragraph, bullet list, table,
-# figure) written out twice: as Markdown (report.md, figures linked) and as
-# one self-contained HTML file (report.html, figures embedded as base64
-# data URIs, so it opens anywhere without its folder).
+# figure, contents, a collapsed group) written out twice: as Markdown
+# (report.md, figures linked) and as one self-contained HTML page
+# (report.html, figures embedded as base64 data URIs, its style and a few
+# lines of JavaScript inline, so it opens anywhere without its folder and
+# without a network). Every heading gets an anchor (heading_anchors), the
+# same in both; the contents block lists the headings after it.
 
 heading <- function(text, level = 2L) list(kind = "heading", text = text, level = level)
 paragraph <- function(...) list(kind = "paragraph", text = paste0(...))
 bullets <- function(items) list(kind = "bullets", items = as.character(items))
-table_block <- function(dt) list(kind = "table", dt = dt)
-figure <- function(png, caption) list(kind = "figure", png = png, caption = caption)
+# The report's first lines: archives, assessment, thresholds (compact in HTML).
+facts <- function(items) list(kind = "facts", items = as.character(items))
+# explore: a name for the table (e.g. "violations"); the HTML page makes
+# such a table sortable and filterable (report_page.js).
+table_block <- function(dt, explore = NULL) list(kind = "table", dt = dt, explore = explore)
+figure <- function(png, caption, id = NULL) list(kind = "figure", png = png, caption = caption, id = id)
+# The headings of level 2 and 3 after it, linked to their anchors.
+contents <- function() list(kind = "contents")
+# blocks under a one-line summary: collapsed in HTML, as they are in Markdown.
+collapsed <- function(summary, blocks) list(kind = "collapsed", summary = summary, blocks = blocks)
+
+# The anchor of every heading of blocks (also inside collapsed groups), in
+# order: its text as GitHub makes a Markdown heading's anchor (lower case;
+# letters, digits, spaces, hyphens and underscores kept; spaces to
+# hyphens), "-1", "-2", ... added where a heading's text repeats. The same
+# report has the same anchors; a Markdown viewer's links match.
+heading_anchors <- function(blocks) {
+  texts <- heading_texts(blocks)
+  slug <- tolower(gsub("[`*]", "", texts))
+  slug <- gsub(" ", "-", gsub("[^\\p{L}\\p{N}\\p{M} _-]", "", slug, perl = TRUE), fixed = TRUE)
+  slug[!nzchar(slug)] <- "section"
+  seen <- integer()
+  for (i in seq_along(slug)) {
+    base <- slug[i]
+    n <- if (base %in% names(seen)) seen[[base]] + 1L else 0L
+    seen[[base]] <- n
+    if (n > 0L) slug[i] <- paste0(base, "-", n)
+  }
+  slug
+}
+
+heading_texts <- function(blocks) {
+  unlist(lapply(blocks, function(b) {
+    if (identical(b$kind, "heading")) b$text else if (identical(b$kind, "collapsed")) heading_texts(b$blocks)
+  }))
+}
+
+# list(text, level, anchor) of every heading of level 2 or 3 after the
+# first contents block (all headings if there is none).
+contents_entries <- function(blocks) {
+  flat <- flatten_blocks(blocks)
+  kinds <- vapply(flat, `[[`, "", "kind")
+  headings <- which(kinds == "heading")
+  anchors <- heading_anchors(blocks)
+  after <- if (any(kinds == "contents")) headings > which(kinds == "contents")[1] else rep(TRUE, length(headings))
+  levels <- vapply(flat[headings], function(b) as.integer(b$level), 1L)
+  keep <- after & levels %in% c(2L, 3L)
+  data.table(text = vapply(flat[headings], `[[`, "", "text")[keep], level = levels[keep], anchor = anchors[keep])
+}
+
+# blocks with the collapsed groups opened, in order.
+flatten_blocks <- function(blocks) {
+  unlist(lapply(blocks, function(b) if (identical(b$kind, "collapsed")) flatten_blocks(b$blocks) else list(b)),
+         recursive = FALSE)
+}
 
 md_escape <- function(x) gsub("|", "\\|", gsub("\n", " ", x, fixed = TRUE), fixed = TRUE)
 
 to_markdown <- function(blocks) {
-  out <- unlist(lapply(blocks, function(b) {
+  entries <- contents_entries(blocks)
+  render <- function(blocks) unlist(lapply(blocks, function(b) {
     switch(b$kind,
       heading = c(paste(strrep("#", b$level), b$text), ""),
       paragraph = c(b$text, ""),
-      bullets = c(if (length(b$items)) paste("-", md_escape(b$items)) else character(), ""),
+      bullets = , facts = c(if (length(b$items)) paste("-", md_escape(b$items)) else character(), ""),
+      contents = c("**Contents**", "",
+                   sprintf("%s- [%s](#%s)", ifelse(entries$level == 3L, "  ", ""), md_link_text(entries$text),
+                           entries$anchor), ""),
+      collapsed = c(paste0("**", b$summary, "**"), "", render(b$blocks)),
       table = {
         d <- as.data.frame(b$dt)
         cells <- vapply(d, function(col) md_escape(ifelse(is.na(col), "", as.character(col))), character(nrow(d)))
@@ -28,8 +89,11 @@ to_markdown <- function(blocks) {
       figure = c(sprintf("![%s](%s)", md_escape(b$caption), b$png), "",
                  paste0("*", md_escape(b$caption), "*"), ""))
   }))
-  paste(out, collapse = "\n")
+  paste(render(blocks), collapse = "\n")
 }
+
+# A heading's text as the text of a Markdown link: brackets escaped.
+md_link_text <- function(x) gsub("([][])", "\\\\\\1", x)
 
 html_escape <- function(x) {
   x <- gsub("&", "&amp;", x, fixed = TRUE)
@@ -37,42 +101,89 @@ html_escape <- function(x) {
   gsub(">", "&gt;", x, fixed = TRUE)
 }
 
-# Inline `code` spans and **bold** of the Markdown paragraphs, in HTML.
+# Inline `code` spans, **bold** and *italics* of the Markdown paragraphs, in HTML.
 html_inline <- function(x) {
   x <- html_escape(x)
   x <- gsub("`([^`]*)`", "<code>\\1</code>", x)
-  gsub("\\*\\*([^*]*)\\*\\*", "<strong>\\1</strong>", x)
+  x <- gsub("\\*\\*([^*]*)\\*\\*", "<strong>\\1</strong>", x)
+  gsub("(^|[^*\\w])\\*([^*\\s][^*]*)\\*(?![*\\w])", "\\1<em>\\2</em>", x, perl = TRUE)
 }
 
 to_html <- function(blocks, title, dir) {
-  body <- unlist(lapply(blocks, function(b) {
+  anchors <- heading_anchors(blocks)
+  entries <- contents_entries(blocks)
+  next_heading <- 0L
+  render <- function(blocks) unlist(lapply(blocks, function(b) {
     switch(b$kind,
-      heading = sprintf("<h%d>%s</h%d>", b$level, html_inline(b$text), b$level),
+      heading = {
+        next_heading <<- next_heading + 1L
+        sprintf("<h%d id=\"%s\">%s</h%d>", b$level, anchors[next_heading], html_inline(b$text), b$level)
+      },
       paragraph = sprintf("<p>%s</p>", html_inline(b$text)),
       bullets = c("<ul>", sprintf("<li>%s</li>", html_inline(b$items)), "</ul>"),
-      table = {
-        d <- as.data.frame(b$dt)
-        rows <- if (nrow(d)) vapply(seq_len(nrow(d)), function(i) {
-          cells <- vapply(d[i, , drop = FALSE], function(v) ifelse(is.na(v), "", html_escape(as.character(v))), "")
-          paste0("<tr>", paste0("<td>", cells, "</td>", collapse = ""), "</tr>")
-        }, "") else character()
-        c("<table>", paste0("<tr>", paste0("<th>", html_escape(names(d)), "</th>", collapse = ""), "</tr>"),
-          rows, "</table>")
-      },
+      facts = c("<ul class=\"facts\">", sprintf("<li>%s</li>", html_inline(b$items)), "</ul>"),
+      contents = html_contents(entries),
+      collapsed = c(sprintf("<details><summary>%s</summary>", html_inline(b$summary)), render(b$blocks),
+                    "</details>"),
+      table = html_table(b$dt, b$explore),
       figure = {
         png <- file.path(dir, b$png)
-        src <- paste0("data:image/png;base64,", jsonlite::base64_enc(readBin(png, "raw", file.size(png))))
-        sprintf("<figure><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>", src,
-                html_escape(b$caption), html_escape(b$caption))
+        src <- paste0("data:image/png;base64,",
+                      gsub("\n", "", jsonlite::base64_enc(readBin(png, "raw", file.size(png))), fixed = TRUE))
+        sprintf("<figure%s><img src=\"%s\" alt=\"%s\"><figcaption>%s</figcaption></figure>",
+                if (is.null(b$id)) "" else sprintf(" id=\"%s\"", b$id), src, html_escape(b$caption),
+                html_escape(b$caption))
       })
   }))
-  style <- paste(
-    "body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}",
-    "table{border-collapse:collapse;margin:1em 0;font-size:0.9em}",
-    "td,th{border:1px solid #ccc;padding:0.25em 0.6em;text-align:left;vertical-align:top}",
-    "th{background:#f0f0f0}figure{margin:1.5em 0}img{max-width:100%;border:1px solid #ddd}",
-    "figcaption{font-size:0.85em;color:#444}code{background:#f4f4f4;padding:0 0.2em}")
+  body <- render(blocks)
   paste(c("<!DOCTYPE html>", "<html lang=\"en\"><head><meta charset=\"utf-8\">",
-          sprintf("<title>%s</title>", html_escape(title)), sprintf("<style>%s</style>", style),
-          "</head><body>", body, "</body></html>"), collapse = "\n")
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
+          sprintf("<title>%s</title>", html_escape(title)), sprintf("<style>\n%s</style>", report_page_file("css")),
+          "</head><body>", "<main>", body, "</main>",
+          "<a class=\"to-contents\" href=\"#contents\" title=\"contents\">&#8593; contents</a>",
+          sprintf("<script>\n%s</script>", report_page_file("js")), "</body></html>"), collapse = "\n")
+}
+
+# The contents: the level-2 headings, each with its level-3 headings.
+html_contents <- function(entries) {
+  if (!nrow(entries)) return(character())
+  out <- character()
+  item_open <- sub_open <- FALSE
+  for (i in seq_len(nrow(entries))) {
+    link <- sprintf("<a href=\"#%s\">%s</a>", entries$anchor[i], html_inline(entries$text[i]))
+    if (entries$level[i] == 2L) {
+      if (sub_open) out <- c(out, "</ol>")
+      if (item_open) out <- c(out, "</li>")
+      out <- c(out, paste0("<li>", link))
+      item_open <- TRUE
+      sub_open <- FALSE
+    } else {
+      if (!item_open) out <- c(out, "<li>")
+      if (!sub_open) out <- c(out, "<ol>")
+      out <- c(out, paste0("<li>", link, "</li>"))
+      item_open <- sub_open <- TRUE
+    }
+  }
+  c("<nav class=\"contents\" id=\"contents\"><p class=\"contents-title\">Contents</p><ol>", out,
+    if (sub_open) "</ol>", if (item_open) "</li>", "</ol></nav>")
+}
+
+# A table: head, body, numbers right-aligned by the page's script; an
+# explore table is marked for the script (sort, filter) with data-explore.
+html_table <- function(dt, explore = NULL) {
+  d <- as.data.frame(dt)
+  rows <- if (nrow(d)) vapply(seq_len(nrow(d)), function(i) {
+    cells <- vapply(d[i, , drop = FALSE], function(v) ifelse(is.na(v), "", html_escape(as.character(v))), "")
+    paste0("<tr>", paste0("<td>", cells, "</td>", collapse = ""), "</tr>")
+  }, "") else character()
+  c("<div class=\"table\">",
+    sprintf("<table%s>", if (is.null(explore)) "" else sprintf(" class=\"explore\" data-explore=\"%s\"", explore)),
+    paste0("<thead><tr>", paste0("<th>", html_escape(names(d)), "</th>", collapse = ""), "</tr></thead>"),
+    "<tbody>", rows, "</tbody></table></div>")
+}
+
+# The page's style sheet or script (analyze/output/report_page.css, .js).
+report_page_file <- function(ext) {
+  file <- file.path(Sys.getenv("NBH_ROOT", "."), "analyze", "output", paste0("report_page.", ext))
+  paste(readLines(file, encoding = "UTF-8", warn = FALSE), collapse = "\n")
 }

@@ -2,7 +2,8 @@
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured),
 # characterization.csv (where layouts meet contiguous data), graphs.csv
-# (only when the archives hold graph experiments), plots/ (PNG and PDF) and
+# (only when the archives hold graph experiments), plots/ (PNG and PDF; the
+# verdict map, plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
@@ -31,7 +32,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- layout_plots <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- layout_plots <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
@@ -62,6 +63,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     layout_plots <- render_plots(characterization_plot_data(result$characterization %||% data.table(), params,
                                                             result$registry$layouts),
                                  characterization_plot, dir, height = 6)
+    verdict <- render_verdict_map(verdict_map_data(summary, result$p_thres), dir)
   }
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
@@ -81,7 +83,8 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps, characterization = layout_plots)
+                heatmaps = heatmaps, verdict = verdict,
+                characterization = layout_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

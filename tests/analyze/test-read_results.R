@@ -61,3 +61,25 @@ test_that("rows of unknown experiments and duplicated experiments are left out",
   expect_match(w[1], "^run r4: rows of experiment id\\(s\\) 9 that experiments.csv does not have")
   expect_match(w[2], "experiment\\(s\\) 1 have another number of rows")
 })
+
+test_that("a busy work time that is NaN, text or negative is a malformed row, as the same in seconds is", {
+  with_work <- c("id,rep,seconds,work_seconds", paste0(complete[-1], ",", c(0, 0, 0, 2e-06, 2e-06, 2e-06, 0, 0, 0)))
+  w <- warnings_of(x <- read_results(results_file(with_work), "r5", experiments))
+  expect_length(w, 0L)
+  expect_equal(names(x), c("id", "seconds"))
+  expect_equal(x$seconds, c(1, 1.1, 1.2, 2, 2.1, 2.2, 3, 3.1, 3.2) * 1e-05)
+  for (damage in c("NaN", "abc", "-2e-06", "Inf", "")) {
+    for (column in c("seconds", "work_seconds")) {
+      lines <- with_work
+      fields <- strsplit(lines[6], ",")[[1]]   # experiment 2, rep 1
+      fields[if (column == "seconds") 3L else 4L] <- damage
+      lines[6] <- paste(fields, collapse = ",")
+      w <- warnings_of(x <- read_results(results_file(lines), "r6", experiments))
+      label <- paste(column, damage)
+      expect_equal(unique(x$id), c(1L, 3L), label = label)
+      expect_length(w, 2L)
+      expect_match(w[1], "^run r6: results file .* has 1 malformed row\\(s\\).*; they are left out$", label = label)
+      expect_match(w[2], "^run r6: experiment\\(s\\) 2 have another number of rows than their nrep", label = label)
+    }
+  }
+})

@@ -84,6 +84,10 @@ test_that("a results file that is not clean is left to read_results, which says 
     "a negative time" = results_archive(c(good[-3], "1,0,-3e-05,0"), nrep),
     "an infinite time" = results_archive(c(good[-3], "1,0,1e400,0"), nrep),
     "NA" = results_archive(c(good[-3], "1,0,NA,0"), nrep),
+    "a busy work of NaN" = results_archive(c(good[-3], "1,0,3e-05,NaN"), nrep),
+    "a busy work in words" = results_archive(c(good[-3], "1,0,3e-05,abc"), nrep),
+    "a negative busy work" = results_archive(c(good[-3], "1,0,3e-05,-2e-06"), nrep),
+    "an infinite busy work" = results_archive(c(good[-3], "1,0,3e-05,1e400"), nrep),
     "a missing field" = results_archive(c(good[-3], "1,0,3e-05"), nrep),
     "an extra field" = results_archive(c(good[-3], "1,0,3e-05,0,9"), nrep),
     "a space" = results_archive(c(good[-3], "1,0, 3e-05,0"), nrep),
@@ -101,6 +105,12 @@ test_that("a results file that is not clean is left to read_results, which says 
   expect_warning(m <- reduce_run(list(run_id = "r1", state = "done"), cut), "cut line")
   expect_equal(m$median, c(1.5e-05, 3e-05))
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["a zero time"]]), "malformed")
+  # Damage in the busy work is treated as in the time: the row left out, with a warning.
+  for (what in c("a busy work of NaN", "a busy work in words", "a negative busy work", "an infinite busy work")) {
+    w <- warnings_of(m <- reduce_run(list(run_id = "r1", state = "done"), unclean[[what]]))
+    expect_match(w[1], "^run r1: results file .* has 1 malformed row", label = what)
+    expect_equal(m$id, 0L, label = what)
+  }
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["too few rows"]]), "another number of rows")
   missing <- list(dir = tempfile(), experiments = data.table(id = 0L, nrep = 1L))
   expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L))

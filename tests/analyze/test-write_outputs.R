@@ -46,11 +46,55 @@ test_that("report.md has the study's table, the violations, plots with captions,
 
 test_that("report.html is self-contained: every image is embedded", {
   html <- paste(readLines(file.path(a$dir, "report.html")), collapse = "\n")
-  # 3 overview, 3 focus and 5 closest-call plots
-  expect_equal(lengths(regmatches(html, gregexpr("<img src=\"data:image/png;base64,", html, fixed = TRUE))), 11L)
+  # the verdict map, 3 overview, 3 focus and 5 closest-call plots
+  expect_equal(lengths(regmatches(html, gregexpr("<img src=\"data:image/png;base64,", html, fixed = TRUE))), 12L)
   expect_false(grepl("src=\"plots/", html, fixed = TRUE))
   expect_match(html, "<td>1/48 \\(1/12\\)</td>")
   expect_match(html, "neighbor_allgather &lt;= neighbor_alltoall")
+})
+
+test_that("report.html: the verdict map first, then contents linking every section, tables to explore", {
+  html <- readLines(file.path(a$dir, "report.html"))
+  page <- paste(html, collapse = "\n")
+  map <- grep("<figure id=\"verdict-map\">", html)
+  first_section <- grep("<h2 ", html)[1]
+  contents <- grep("<nav class=\"contents\" id=\"contents\">", html)
+  expect_length(map, 1L)
+  expect_true(map < contents && contents < first_section)
+  expect_match(html[map], "alt=\"Verdict map: 3 of 320 tests violated over 4 guidelines")
+  # Every heading of level 2 and 3 has a unique id, and the contents link each once, in order.
+  ids <- regmatches(page, gregexpr("<h[23] id=\"[^\"]+\"", page))[[1]]
+  ids <- sub(".*id=\"([^\"]+)\"", "\\1", ids)
+  expect_false(anyDuplicated(ids) > 0)
+  expect_true(all(c("verdict", "violations", "closest-calls", "plots", "provenance", "warnings") %in% ids))
+  nav <- html[contents:(contents + grep("</nav>", html[contents:length(html)])[1] - 1L)]
+  links <- sub(".*href=\"#([^\"]+)\".*", "\\1", grep("href=\"#", nav, value = TRUE))
+  expect_equal(links, ids)
+  expect_true("gl4-neighbor_allgather--neighbor_alltoall" %in% ids)   # the plots of GL4
+  # The tables the page sorts and filters, marked for its script; the script and style inline.
+  expect_equal(regmatches(page, gregexpr("data-explore=\"[a-z-]+\"", page))[[1]],
+               c("data-explore=\"violations\"", "data-explore=\"closest\""))
+  expect_match(page, "<script>\n// report.html's script")
+  expect_false(grepl("<script src=|<link |(src|href)=\"(?!data:)[a-z]+:", page, perl = TRUE))
+})
+
+test_that("report.md: the verdict map and the contents, linked to the headings' anchors", {
+  md <- readLines(file.path(a$dir, "report.md"))
+  expect_match(md[grep("^!\\[", md)[1]], "^!\\[Verdict map: 3 of 320 tests violated .*\\]\\(plots/verdict-map.png\\)$")
+  expect_true(grep("^\\*\\*Contents\\*\\*$", md) < grep("^## Verdict$", md))
+  expect_true("- [Verdict](#verdict)" %in% md)
+  expect_true("  - [GL4: neighbor_allgather <= neighbor_alltoall](#gl4-neighbor_allgather--neighbor_alltoall)" %in% md)
+})
+
+test_that("heading anchors: GitHub's, unique, the same in both files", {
+  blocks <- list(heading("Title", 1L), contents(), heading("Violations"), heading("GL4: a <= b", 3L),
+                 heading("Violations of `default` and the sets"), heading("Violations"),
+                 collapsed("more", list(heading("Violations", 3L))), heading("µs *and* (more)"))
+  expect_equal(heading_anchors(blocks), c("title", "violations", "gl4-a--b", "violations-of-default-and-the-sets",
+                                          "violations-1", "violations-2", "µs-and-more"))
+  entries <- contents_entries(blocks)
+  expect_equal(entries$anchor, heading_anchors(blocks)[-1])
+  expect_equal(entries$level, c(2L, 3L, 2L, 2L, 3L, 2L))
 })
 
 test_that("plots: PNG and PDF of each overview and focus plot; --max-plots and --no-plots", {
@@ -61,9 +105,10 @@ test_that("plots: PNG and PDF of each overview and focus plot; --max-plots and -
   # GL11 in both deployments, GL12 in 1x4.
   expect_equal(sub("-g[0-9]+\\.png$", "", grep("^closest-.*\\.png$", files, value = TRUE)),
                c("closest-01-GL4", "closest-02-GL9", "closest-03-GL11", "closest-03-GL11", "closest-04-GL12"))
-  expect_length(files, 22L)
-  b <- analysed(max_plots = 1L)
-  expect_length(list.files(file.path(b$dir, "plots")), 6L)
+  expect_true(all(c("verdict-map.png", "verdict-map.pdf") %in% files))
+  expect_length(files, 24L)
+  b <- analysed(max_plots = 1L)   # one of each kind, and the verdict map
+  expect_length(list.files(file.path(b$dir, "plots")), 8L)
   expect_true(any(grepl("8 plots left out (--max-plots 1)", readLines(file.path(b$dir, "report.md")), fixed = TRUE)))
   c <- analysed(plots = FALSE)
   expect_length(list.files(file.path(c$dir, "plots")), 0L)

@@ -64,3 +64,25 @@ no_network() {
     [ "$output" = "nbhbench: install-mpi: --from $BATS_TEST_TMPDIR/nothere: no such folder" ]
     [ ! -e "$NBH_MPI_PREFIX/mpich5" ]
 }
+
+@test "MPICH 5's mpicc compiles under a folder whose path holds a space: install-mpi quotes its paths" {
+    # MPICH's wrappers pass -I$includedir and -L$libdir unquoted. The
+    # release make test installed, linked file by file into such a folder.
+    installed=$(readlink -f "$NBH_REPO/.mpi/mpich5")
+    [ -f "$installed/.nbh-installed" ] || { echo "no $NBH_REPO/.mpi/mpich5 (make test installs it)"; return 1; }
+    export NBH_MPI_PREFIX="$BATS_TEST_TMPDIR/my mpi"
+    mkdir -p "$NBH_MPI_PREFIX"
+    cp -as "$installed" "$NBH_MPI_PREFIX/mpich5"
+    run "$NBH" install-mpi mpich5
+    [ "$status" -eq 0 ]
+    [ "$output" = "install-mpi: mpich5 (mpich==5.0.2) is already in $NBH_MPI_PREFIX/mpich5" ]
+    printf '#include <mpi.h>\nint main(int c, char **v) { MPI_Init(&c, &v); MPI_Finalize(); return 0; }\n' \
+        >"$BATS_TEST_TMPDIR/v.c"
+    run "$NBH_MPI_PREFIX/mpich5/bin/mpicc" "$BATS_TEST_TMPDIR/v.c" -o "$BATS_TEST_TMPDIR/v"
+    [ "$status" -eq 0 ] || { echo "$output"; return 1; }
+    [[ "$(readelf -d "$BATS_TEST_TMPDIR/v")" == *"runpath: [$NBH_MPI_PREFIX/mpich5/lib]"* ]]
+    "$BATS_TEST_TMPDIR/v"
+    # shellcheck disable=SC2016 # the wrapper's own $includedir
+    grep -qF ' "-I$includedir"' "$NBH_MPI_PREFIX/mpich5/bin/mpicc"   # the wrappers were quoted,
+    [ -L "$NBH_MPI_PREFIX/mpich5/bin/mpichversion" ]                 # nothing else touched
+}

@@ -73,7 +73,7 @@ setup() {
 }
 
 @test "deps --check names what is missing, with its package, and exits 1" {
-    # A PATH without shellcheck, and a virtual environment that is not there.
+    # A PATH without shellcheck and Chromium, and a virtual environment that is not there.
     mkdir "$BATS_TEST_TMPDIR/bin"
     for tool in bash sed grep cut sort tr id cat dirname readlink gcc make git Rscript \
                 mpicc.openmpi mpirun.openmpi mpicc.mpich mpirun.mpich sbatch slurmctld slurmd munged bats; do
@@ -83,6 +83,7 @@ setup() {
     PATH=$BATS_TEST_TMPDIR/bin NBH_VENV=$BATS_TEST_TMPDIR/venv run "$NBH" deps --check
     [ "$status" -eq 1 ]
     [[ "$output" == *"  shellcheck "*"shellcheck"* ]]
+    [[ "$output" == *"Chromium, headless (chromium, chromedriver)"*"chromium chromium-driver"* ]]
     [[ "$output" == *"Python packages in $BATS_TEST_TMPDIR/venv"* ]]
     [[ "$output" != *"Open MPI"* ]]
 }
@@ -116,7 +117,29 @@ setup() {
     [ "${#lines[@]}" -eq "$(($(ls "$NBH_REPO/env" | wc -l) + 1))" ]
     run --separate-stderr "$NBH" list everything
     [ "$status" -eq 2 ]
-    [[ "$stderr" == "nbhbench: list: argument what: invalid choice: 'everything'"* ]]
+    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 14: nbhbench list --help)" ]
+    run --separate-stderr "$NBH" list oprations
+    [ "$status" -eq 2 ]
+    [[ "$stderr" == "nbhbench: list: unknown list 'oprations' (did you mean operations? "* ]]
+}
+
+@test "list names every operation, topology, constructor, order, datatype and parameter of the registry" {
+    run "$NBH" list
+    [ "$status" -eq 0 ]
+    for table in operations topologies constructors orders datatypes parameters; do
+        [[ "$output" == *"registry/$table.csv):"* ]] || { echo "no $table"; return 1; }
+        for name in $(tail -n +2 "$NBH_REPO/registry/$table.csv" | cut -d, -f1); do
+            [[ "$output" == *$'\n'"  $name "* ]] || { echo "missing $table $name"; return 1; }
+        done
+    done
+    run "$NBH" list op
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Operations (op = NAME; registry/operations.csv):" ]
+    [ "${#lines[@]}" -eq "$(wc -l <"$NBH_REPO/registry/operations.csv")" ]  # a heading and a line per row
+    [[ "${lines[3]}" == "  neighbor_alltoall "*"MPI_Neighbor_alltoall "*"every process sends a distinct block"* ]]
+    run "$NBH" list orders
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "Orders (order = NAME, as the topology allows; registry/orders.csv):" ]
 }
 
 @test "make -j2 builds a library's kernel and tools into an empty build folder" {

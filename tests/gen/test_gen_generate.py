@@ -9,10 +9,14 @@ import time
 
 import pytest
 
+from gen import registry
 from gen.generate import generate
+from gen.settings import PARSERS
 from gen.workspace import Workspace
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+REG = registry.load()
+N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
            "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
            "transpose": 60}
@@ -177,7 +181,10 @@ EXPERIMENTS = cross(
     (("nrun = 10", "nruns = 10"), None, [], "campaign.conf:8: unknown setting 'nruns'"),
     (("nrep = 30", "nrep = many"), None, [], "campaign.conf:9: nrep: 'many' is not an integer"),
     (("deployments = 1x4", "deployments = 1x4x2"), None, [], "campaign.conf:7: deployments: '1x4x2' is not a deployment"),
-    (None, DESIGN.format(line3="levels(msise=[64])"), [], "experiments.py:5: unknown parameter 'msise'"),
+    (None, DESIGN.format(line3="levels(msise=[64])"), [], "experiments.py:5: unknown parameter 'msise' "
+     f"(did you mean msize? all {N_DESIGN}: nbhbench list parameters)"),
+    (None, DESIGN.format(line3="levels(msize=[64])").replace('"neighbor_alltoall"', '"neighbor_altoall"'), [],
+     f"experiments.py:3: unknown op 'neighbor_altoall' (did you mean neighbor_alltoall? all {N_OPS}: nbhbench list op)\n"),
     (None, DESIGN.format(line3="levels(msize=[64], order='LINEAR')"), [],
      "experiments.py:5: LINEAR does not apply to topology vneum"),
     (None, DESIGN.format(line3="levels(msize=[6], datatype='int')"), [],
@@ -200,6 +207,10 @@ EXPERIMENTS = cross(
      "campaign.conf:7: deployment 1x1 is impossible"),
     (None, None, ["--env", "nope"], "unknown environment 'nope'"),
     (None, None, ["--set", "colour=red"], "--set colour=red: unknown key 'colour'"),
+    (None, None, ["--set", "nrn=3"], "--set nrn=3: unknown key 'nrn' (did you mean nrun? "
+     f"all {len(PARSERS) + 2 + N_DESIGN}: nbhbench generate --help, nbhbench list parameters)\n"),
+    (None, None, ["--set", "op=neighbour_alltoall"], "--set op=neighbour_alltoall: unknown op 'neighbour_alltoall' "
+     f"(did you mean neighbor_alltoall? all {N_OPS}: nbhbench list op)\n"),
     (None, None, ["--set", "msize=100"], "--set msize: the campaign has no experiment with msize=100"),
     (None, None, ["--set", "param_set=tuned"], "the campaign has no parameter set tuned"),
 ])

@@ -1,7 +1,7 @@
 """The kernel's input rules as the generator applies them (gen/rules.py)."""
 import pytest
 
-from gen import registry, rules
+from gen import closest_name, registry, rules
 
 REG = registry.load()
 
@@ -75,3 +75,39 @@ def test_deployment_problems():
     assert "over the kernel's" in rules.deployment_problem(REG, big, 1024)
     assert rules.max_degree(complete(op="create", topology="moore", ndim=3), 8) == 26
     assert rules.max_degree(complete(op="create", topology="vneum", ndim=3, radius=2), 8) == 24
+
+
+# The same words as the kernel's (tests/kernel/unit/test_closest_name.c).
+N_OPS = len(REG.operations)
+
+
+@pytest.mark.parametrize("raw, parameter, message", [
+    ({"op": "neighbor_altoall", "topology": "cart"}, "op",
+     f"unknown op 'neighbor_altoall' (did you mean neighbor_alltoall? all {N_OPS}: nbhbench list op)"),
+    ({"op": "ineighbour_allgatherv", "topology": "cart"}, "op",
+     f"unknown op 'ineighbour_allgatherv' (did you mean ineighbor_allgatherv? all {N_OPS}: nbhbench list op)"),
+    ({"op": "frobnicate", "topology": "cart"}, "op", f"unknown op 'frobnicate' (all {N_OPS}: nbhbench list op)"),
+    ({"op": "neighbor_alltoall", "topology": "mooore"}, "topology",
+     "unknown topology 'mooore' (did you mean moore? known: cart, moore, vneum, full, graph)"),
+    ({"op": "neighbor_alltoall", "topology": "moore", "ndim": 2, "msize": 8, "constructor": "dist_grap"},
+     "constructor", "unknown constructor 'dist_grap' (did you mean dist_graph? known: dist_graph_adjacent, dist_graph)"),
+    ({"op": "neighbor_alltoall", "topology": "moore", "ndim": 2, "msize": 8, "order": "rand"},
+     "order", "unknown order 'rand' (did you mean RAND? known: FMAJ, LMAJ, RAND)"),
+    ({"op": "neighbor_alltoall", "topology": "full", "msize": 8, "order": "LINAER"},
+     "order", "unknown order 'LINAER' (did you mean LINEAR? known: LINEAR, RAND)"),
+    ({"op": "neighbor_alltoall", "topology": "cart", "ndim": 2, "msize": 8, "datatype": "doubel"},
+     "datatype", "unknown datatype 'doubel' (did you mean double? known: byte, int, double)"),
+])
+def test_an_unknown_name_says_the_closest_known_one(raw, parameter, message):
+    with pytest.raises(rules.RowError) as error:
+        rules.complete(REG, raw)
+    assert (error.value.parameter, str(error.value)) == (parameter, message)
+    assert not error.value.about_row  # wrong in any experiment: the line needs no more
+
+
+def test_the_closest_name_is_by_edits_case_ignored_and_only_when_close():
+    assert closest_name.edit_distance("kitten", "sitting") == 3
+    assert closest_name.edit_distance("rand", "RAND") == 0 and closest_name.edit_distance("", "abc") == 3
+    assert closest_name.closest("alltoal", REG.operations) == "alltoall"
+    assert closest_name.closest("ab", ["abc"]) is None  # one edit in two letters is no typo
+    assert closest_name.closest("neighbor", REG.operations) is None

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from gen.envfile import read_environment
-from gen.jobscript import expand, launch_variables, launcher_words
+from gen.envfile import read_environment, shell_places
+from gen.jobscript import expand, launch_variables, launcher_words, preloads_without_spaces
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ROOT / "build"
@@ -24,9 +24,10 @@ def launch_command(library, nprocs, argv, launch_env=()):
     shipped environment env/local-LIBRARY launches the kernel."""
     environment = read_environment(f"local-{library}")
     places = {"root": str(ROOT), "build": str(BUILD)}
-    variables = launch_variables(environment, {}, launch_env, places)
+    variables = preloads_without_spaces(launch_variables(environment, {}, launch_env, places),
+                                        BUILD / library / "nbh-kernel")
     words = launcher_words(environment, nprocs=nprocs, nodes=1, ppn=nprocs, variables=variables,
-                           places=places)
+                           places=shell_places(ROOT, BUILD))
     process_env = dict(os.environ)
     process_env.update((name, expand(value, **places)) for name, value in environment.export)
     return [*words, *argv], process_env

@@ -29,6 +29,31 @@ def test_results_are_complete_per_experiment(kernel, library):
     assert list(results["id"].drop_duplicates()) == [7, 3], "experiments run in the order of the input"
 
 
+LOOP_KEYS = ["id", "processes", "nrep", "loop_s", "timed_us_per_rep", "own_us_per_rep", "own_us_per_rep_min"]
+
+
+def test_the_loop_report_says_what_a_repetition_costs_beyond_its_timed_section(kernel, library):
+    # One line per experiment, after it ran; the run is otherwise the same.
+    run = kernel(library, 2, [experiment(7, nrep=20), experiment(3, op="ineighbor_alltoall", work_us=50, nrep=10)],
+                 "--loop-report")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["loop", "loop"], run.stdout
+    reports = [dict(zip(line.split()[1::2], map(float, line.split()[2::2]))) for line in lines]
+    assert [list(r) for r in reports] == [LOOP_KEYS, LOOP_KEYS]
+    assert [(r["id"], r["processes"], r["nrep"]) for r in reports] == [(7, 2, 20), (3, 2, 10)]
+    for r in reports:
+        # Two barriers a repetition are never free; the slowest process's
+        # loop is its timed sections plus its own cost, within the spread.
+        assert 0 < r["own_us_per_rep_min"] <= r["own_us_per_rep"] and r["timed_us_per_rep"] > 0
+        per_rep, rounding = r["loop_s"] * 1e6 / r["nrep"], 1 / r["nrep"] + 0.01  # loop_s in whole us
+        assert r["timed_us_per_rep"] + r["own_us_per_rep_min"] - rounding <= per_rep
+        assert per_rep <= r["timed_us_per_rep"] + r["own_us_per_rep"] + rounding
+    assert reports[1]["timed_us_per_rep"] >= 50, "the timed section holds the 50 us of busy work"
+    assert len(run.results) == 30
+    assert kernel(library, 2, [experiment(7)]).stdout == "", "without --loop-report: nothing on stdout"
+
+
 def test_results_are_never_overwritten(kernel, library, tmp_path):
     first = kernel(library, 2, [experiment(1)])
     before = first.file("results.csv").read_text()

@@ -52,3 +52,27 @@ test_that("the focus plot draws one box per run and side with the reference line
   expect_match(fd$plots$caption[1], "msize=1024.*ratio 1\\.2")
   expect_equal(p$labels$y, "time / median of a's run medians")
 })
+
+test_that("one whisker 90 times the median is cut at the top of the view and marked; the boxes keep the panel", {
+  # docs/examples/releases/five-libraries focus-02 (t0012): one run's largest kept time 90x the median.
+  fd <- focus_data(result, vt[1])
+  expect_true(all(is.na(fd$plots$view_top)) && !any(fd$data$cut))   # nothing far out: nothing cut
+  expect_equal(fd$data$top, fd$data$ymax)
+  data <- fd$data[plot == 1L, .(plot, side, run, ymin, lower, middle, upper, ymax, n)]
+  data[side == "a" & run == 3L, ymax := 90]
+  view <- focus_view(fd$plots[1], data)
+  d <- view$data
+  high <- max(d$upper, 1, fd$plots$median_b_us[1] / fd$plots$median_a_us[1], fd$plots$b_high[1])
+  expect_equal(d[cut == TRUE, .(side, run)], data.table(side = "a", run = 3L))
+  expect_equal(view$plots$view_top, max(high, d[cut == FALSE, max(ymax)]))
+  expect_equal(d[cut == TRUE, top], view$plots$view_top)
+  expect_equal(d[cut == FALSE, top], d[cut == FALSE, ymax])
+  built <- ggplot_build(focus_plot(view$plots, d))
+  top <- max(vapply(built$layout$panel_params, function(pp) pp$y.range[2], 1))
+  expect_lt(top, 0.2 * 90)                     # the y axis ends near the boxes, not at 90
+  expect_gte(top, max(d$upper))
+  marks <- Filter(function(layer) "label" %in% names(layer) && any(layer$label == "90"), built$data)
+  expect_length(marks, 1L)                     # the cut whisker's value, at the cut
+  expect_equal(marks[[1]]$y, view$plots$view_top)
+  expect_match(built$plot$labels$subtitle, "whisker cut at the top")
+})

@@ -12,23 +12,9 @@ import pytest
 from workflow_testing import HERE, ROOT, read_csv
 
 
-def build_shim(library, directory):
-    """tests/workflow/pmpi_progress.c compiled with the library's mpicc."""
-    shim = directory / f"libnbh-progress-{library}.so"
-    subprocess.run([f"mpicc.{library}", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror",
-                    str(HERE / "pmpi_progress.c"), "-o", str(shim)], check=True, capture_output=True, timeout=120)
-    return shim
-
-
 @pytest.mark.parametrize("library", ["openmpi", "mpich"])
-def test_progress_taken_away_violates_gl16_and_gl14_without_overlap(bench, tmp_path, library):
-    shim = build_shim(library, tmp_path)
-    bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", f"local-{library}",
-             "--set", f"launch_env=LD_PRELOAD={shim}",
-             "--set", "launch_env=NBH_SHIM_COMPLETE_INSIDE=1",
-             "--set", "launch_env=NBH_SHIM_START_SPIN_US=400")
-    bench.ok("submit", "progress-shim", "--wait", timeout=600)
-    archive, _ = bench.archive("progress-shim")
+def test_progress_taken_away_violates_gl16_and_gl14_without_overlap(bench, tmp_path, progress_archive, library):
+    archive = progress_archive(library)
     out = tmp_path / "analysis"
     bench.ok("analyze", archive, "--out", out, timeout=300)
 

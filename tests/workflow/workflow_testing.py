@@ -69,3 +69,25 @@ def wait_until(condition, seconds, what):
             return
         time.sleep(0.1)
     raise AssertionError(f"{what}: not within {seconds} s")
+
+
+def build_shim(library, directory):
+    """tests/workflow/pmpi_progress.c compiled with the library's mpicc."""
+    shim = directory / f"libnbh-progress-{library}.so"
+    subprocess.run([f"mpicc.{library}", "-shared", "-fPIC", "-O2", "-Wall", "-Wextra", "-Werror",
+                    str(HERE / "pmpi_progress.c"), "-o", str(shim)], check=True, capture_output=True, timeout=120)
+    return shim
+
+
+def measure_progress_shim(bench, directory, library):
+    """The progress-shim campaign under LIBRARY with the PMPI tool that takes
+    progress away (MPI_Ineighbor_alltoall completes inside the call,
+    MPI_Start spins 400 us): generate, submit, archive; returns the archive."""
+    shim = build_shim(library, directory)
+    bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", f"local-{library}",
+             "--set", f"launch_env=LD_PRELOAD={shim}",
+             "--set", "launch_env=NBH_SHIM_COMPLETE_INSIDE=1",
+             "--set", "launch_env=NBH_SHIM_START_SPIN_US=400")
+    bench.ok("submit", "progress-shim", "--wait", timeout=600)
+    archive, _ = bench.archive("progress-shim")
+    return archive

@@ -30,5 +30,6 @@ void test_pairing(void);
 void test_input(void);
 void test_whole_output(void);
 void test_layouts(void);
+void test_closest_name(void);
 
 #endif

@@ -284,8 +284,7 @@ static void test_layout_input(void)
                      "must be byte, not int"),
           "tiled_hetero's own types");
     CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,2,,int,240,3,tiles,,,3,,5,,,,,,,,,\n",
-                     "in.csv:2: column layout: unknown layout 'tiles' (known: contiguous, tiled, block, bucket, "
-                     "alternating, tiled_hetero, halo, transpose)"),
+                     "in.csv:2: column layout: unknown layout 'tiles' (did you mean tiled? all 8: nbhbench list layout)"),
           "an unknown layout");
 }
 

@@ -1,0 +1,119 @@
+"""The write-ups of docs/examples quote what the files beside them hold:
+the progress-tuning tables are its CSVs, the MPICH progress thread's
+overlap comes with the floor the blocking operations give, MPICH 5's
+slowdown is said in numbers, and no write-up denies an environment that
+env/ ships."""
+import csv
+import pathlib
+import re
+import statistics
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "docs" / "examples"
+TUNING = EXAMPLES / "progress-tuning"
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def table(text, heading):
+    """The rows (lists of cells) of the first Markdown table after HEADING,
+    without its header and rule."""
+    lines = text[text.index(heading):].splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    block = []
+    for line in lines[first:]:
+        if not line.startswith("|"):
+            break
+        block.append([cell.strip() for cell in line.strip("|").split("|")])
+    return block[2:]
+
+
+def number(cell):
+    return float(re.search(r"[\d.]+", cell.replace("**", "")).group())
+
+
+def form(op):
+    return "blocking" if not (op.startswith("i") or op.endswith("_init")) else "overlapping"
+
+
+def overlap_medians():
+    """{(library, set, form, topology, msize): median overlap %} from overlap.csv."""
+    cells = {}
+    for r in rows(TUNING / "overlap.csv"):
+        key = (r["library"], r["param_set"], form(r["op"]), r["topology"], int(r["msize"]))
+        cells.setdefault(key, []).append(float(r["overlap_percent"]))
+    return {key: statistics.median(values) for key, values in cells.items()}
+
+
+def test_progress_tuning_has_a_write_up_whose_overlap_table_is_overlap_csv():
+    text = (TUNING / "README.md").read_text()
+    medians = overlap_medians()
+    columns = [(t, m) for t in ("full", "moore") for m in (4096, 65536, 1048576)]
+    checked, library, param_set = 0, None, None
+    for cells in table(text, "## Overlap, against the floor"):
+        if cells[0]:  # "Open MPI `tcp`", "MPICH `default`"; the row after it has none
+            library = "openmpi" if cells[0].startswith("Open MPI") else "mpich"
+            param_set = cells[0].split("`")[1]
+        which = "blocking" if cells[1].startswith("blocking") else "overlapping"
+        for (topology, msize), cell in zip(columns, cells[2:]):
+            assert round(medians[(library, param_set, which, topology, msize)]) == number(cell), (cells, topology, msize)
+            checked += 1
+    assert checked == 5 * 2 * 6
+
+
+def test_progress_tuning_verdict_heal_and_cost_tables_are_its_csvs():
+    text = (TUNING / "README.md").read_text()
+    summary = rows(TUNING / "summary.csv")
+    violated = {}
+    for r in summary:
+        key = (r["tag"], r["library"], r["param_set"])
+        done, total = violated.get(key, (0, 0))
+        violated[key] = (done + int(r["n_vio_tests"]), total + int(r["n_tests"]))
+    sets = [("openmpi", "default"), ("openmpi", "tcp"), ("openmpi", "tcp_progress_thread"), ("mpich", "default"),
+            ("mpich", "async_progress")]
+    for cells in table(text, "## Violated: GL16 only"):
+        tag = cells[0].split()[0]
+        assert cells[1:] == [f"{violated[(tag, lib, s)][0]}/{violated[(tag, lib, s)][1]}" for lib, s in sets]
+    total = sum(int(r["n_vio_tests"]) for r in summary), sum(int(r["n_tests"]) for r in summary)
+    assert f"{total[0]} of {total[1]} tests are violated" in text
+    heal = {r["param_set"]: r for r in rows(TUNING / "heal_sets.csv")}
+    for cells in table(text, "Which violations of `default` each set removes"):
+        h = heal[cells[0].strip("`")]
+        assert cells[1:6] == [h["ref_violations"], h["removed"], h["kept"], h["added"],
+                              f"{h['cells_slower']} of {h['cells']}"], cells
+        assert cells[6] == h["cells_faster"]
+    cost = {r["param_set"]: r for r in rows(TUNING / "overlap_sets.csv")}
+    for cells in table(text, "## What the switches cost"):
+        c = cost[cells[0].strip("`")]
+        assert cells[1] == f"{round(float(c['median_overlap']))} % ({round(float(c['reference_median_overlap']))} %)"
+        assert cells[2:] == [f"{float(c['median_pure_ratio']):.2f}×", f"{float(c['median_ovl_ratio']):.2f}×"]
+
+
+def test_the_mpich_progress_thread_is_quoted_with_its_blocking_floor():
+    medians = overlap_medians()
+    floor = [round(medians[("mpich", "async_progress", "blocking", "full", m)]) for m in (4096, 65536)]
+    overlap = [round(medians[("mpich", "async_progress", "overlapping", "full", m)]) for m in (4096, 65536)]
+    text = " ".join((EXAMPLES / "progress" / "README.md").read_text().split())
+    section = text[text.index("MPICH's progress thread"):]
+    section = section[:section.index("- Intel MPI")]
+    assert f"{overlap[0]} % on Full at 4 KiB, {overlap[1]} % at 64 KiB" in section
+    assert f"read {floor[0]} % and {floor[1]} % on Full at 4 and 64 KiB" in section
+
+
+def test_mpich5_against_mpich4_is_said_in_numbers():
+    ratios = sorted(float(r["ratio"]) for r in rows(EXAMPLES / "releases" / "mpich5-vs-mpich" / "regressions.csv"))
+    text = " ".join((EXAMPLES / "releases" / "README.md").read_text().split())
+    assert "orders of magnitude" not in text
+    said = f"{round(statistics.median(ratios))}x MPICH 4.0's time, {ratios[0]:.1f}x to {round(ratios[-1])}x"
+    assert said in text, said
+
+
+def test_no_write_up_denies_an_environment_that_is_shipped():
+    shipped = {path.name for path in (ROOT / "env").iterdir()}
+    assert {"local-intelmpi", "slurm-intelmpi"} <= shipped
+    for path in [*EXAMPLES.rglob("README.md"), *(ROOT / "campaigns").rglob("campaign.conf")]:
+        text = " ".join(line.lstrip("# ") for line in path.read_text().splitlines())
+        assert not re.search(r"no Intel MPI environment is shipped", text), path

@@ -1,0 +1,112 @@
+"""report.html in a real browser (headless Chromium driven by selenium):
+the report of a real analysis, both libraries' progress-shim archives
+(real MPI runs, measured once a session and shared with
+test_end_to_end_progress.py), must load every image, resolve every link
+inside the page, open with the verdict map, and filter and sort its
+violations table as violations.csv says; without JavaScript it still shows
+every row."""
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from headless_chromium import chromium
+from workflow_testing import Bench, read_csv
+
+LIBRARIES = ("openmpi", "mpich")
+VARIED = "msize"   # of every guideline of campaigns/progress-shim/assessment.conf
+
+# The violations table's shown rows as cell texts (the rows a filter hides left out).
+SHOWN_ROWS = """
+return Array.from(document.querySelector('table[data-explore="violations"]').tBodies[0].rows)
+  .filter(r => !r.hidden).map(r => Array.from(r.cells, c => c.textContent.trim()));"""
+
+
+@pytest.fixture(scope="module")
+def analysis(progress_archive, tmp_path_factory):
+    """The report of both libraries' archives analysed together, and
+    violations.csv. The thresholds make every test whose side a is the
+    slower a violation, so that the violations table has rows of several
+    guidelines and both libraries whatever the machine's load did to the
+    measurements (what they show is test_end_to_end_progress.py's)."""
+    out = tmp_path_factory.mktemp("report-page") / "analysis"
+    Bench(out.parent).ok("analyze", *(progress_archive(library) for library in LIBRARIES), "--out", out,
+                         "--p-thres", "1", "--v-thres", "1", timeout=300)
+    violations = read_csv(out / "violations.csv")
+    assert len(violations) <= 50, "the report shows them all"
+    assert len({(v["tag"], v["guideline"]) for v in violations}) >= 2 and {v["library"] for v in violations} == \
+        set(LIBRARIES), "rows of several guidelines and both libraries to filter"
+    return out, violations
+
+
+def shown(row, columns):
+    """(guideline, context, level, ratio) of a row of the page's violations table."""
+    return tuple(row[columns.index(name)] for name in ("guideline", "context", "level", "ratio"))
+
+
+def expected(v):
+    """The same of a row of violations.csv, as the report writes it."""
+    guideline = f"{v['tag']}: {v['guideline']}" if v["tag"] else v["guideline"]
+    context = " ".join(x for x in (v["library"], v["param_set"], v["deployment"]) if x)
+    return guideline, context, f"{VARIED}={v[VARIED]}", f"{float(v['ratio']):.3f}"
+
+
+def test_the_report_in_a_browser(analysis):
+    out, violations = analysis
+    with chromium() as browser:
+        browser.get((out / "report.html").as_uri())
+        images = browser.execute_script(
+            "return Array.from(document.images, i => [i.alt.slice(0, 60), i.complete, i.naturalWidth]);")
+        assert len(images) >= 4, "the verdict map, overview, focus and overlap plots"
+        assert all(complete and width > 0 for _, complete, width in images), images
+        links = browser.execute_script("""
+            return Array.from(document.querySelectorAll('a[href^="#"]'), a => a.getAttribute('href'))
+              .filter(h => !document.getElementById(decodeURIComponent(h.slice(1))));""")
+        assert links == [], "links to no element of the page"
+        count = browser.execute_script("return document.querySelectorAll('nav#contents a[href^=\"#\"]').length;")
+        assert count == len(browser.find_elements(By.CSS_SELECTOR, "h2[id], h3[id]")), "every section in the contents"
+
+        # The verdict map first: before the contents and the first section.
+        first = browser.execute_script("""
+            const map = document.querySelector('figure#verdict-map img');
+            const later = e => map.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING;
+            return map && map.naturalWidth > 0 && map.alt.startsWith('Verdict map: ') &&
+                   later(document.getElementById('contents')) && later(document.querySelector('h2'));""")
+        assert first
+
+        table = browser.find_element(By.CSS_SELECTOR, 'table[data-explore="violations"]')
+        columns = browser.execute_script("return Array.from(arguments[0].tHead.rows[0].cells, c => c.textContent);",
+                                         table)
+        every = sorted(expected(v) for v in violations)
+        assert sorted(shown(r, columns) for r in browser.execute_script(SHOWN_ROWS)) == every
+        # Filtered by each guideline, and by each context: exactly violations.csv's rows of it.
+        for index, column in enumerate(("guideline", "context")):
+            select = Select(browser.find_element(By.CSS_SELECTOR, f'div.filters select[data-column="{column}"]'))
+            values = [o.get_attribute("value") for o in select.options if o.get_attribute("value")]
+            assert set(values) == {e[index] for e in every}
+            for value in values:
+                select.select_by_value(value)
+                rows = sorted(shown(r, columns) for r in browser.execute_script(SHOWN_ROWS))
+                assert rows == [e for e in every if e[index] == value], value
+            select.select_by_value("")
+
+        # A click on a header sorts by it, numbers as numbers; a second click reverses.
+        for name in ("ratio", "p"):
+            header = table.find_element(By.XPATH, f"./thead/tr/th[normalize-space(text())='{name}']")
+            header.click()
+            values = [float(r[columns.index(name)]) for r in browser.execute_script(SHOWN_ROWS)]
+            assert values == sorted(values) and header.get_attribute("aria-sort") == "ascending"
+            header.click()
+            values = [float(r[columns.index(name)]) for r in browser.execute_script(SHOWN_ROWS)]
+            assert values == sorted(values, reverse=True)
+        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
+        assert errors == []
+
+
+def test_without_javascript_every_row_is_there(analysis):
+    out, violations = analysis
+    with chromium(javascript=False) as browser:
+        browser.get((out / "report.html").as_uri())
+        assert browser.find_elements(By.CSS_SELECTOR, "div.filters, th.sortable") == []
+        rows = browser.find_elements(By.CSS_SELECTOR, 'table[data-explore="violations"] tbody tr')
+        assert len(rows) == len(violations) and all(r.is_displayed() for r in rows)
+        assert browser.find_element(By.CSS_SELECTOR, "figure#verdict-map img").get_property("naturalWidth") > 0
