@@ -8,6 +8,15 @@
 #include "seeds.h"
 #include "setups/setup.h"
 
+/* How many descriptions a side has: one per block or slot, and at least
+ * one (a process without neighbors, or a bcast receiver that sends
+ * nothing, still has the type its blocks would have, for the operation's
+ * arguments and for preparation.csv). */
+static int described(int n)
+{
+    return n > 0 ? n : 1;
+}
+
 /* Commits every description, timed as one. */
 static void commit_all(struct layout_state *s, int nsend, int nrecv)
 {
@@ -30,9 +39,8 @@ static void datatype_view(struct run_context *ctx, struct layout_state *s)
     free(ctx->recvbuf);
     ctx->sendbuf = s->send;
     ctx->recvbuf = s->recv;
-    const struct description *first_send = ctx->nsend ? &s->sends[0] : &s->recvs[0];
-    ctx->type = first_send->type;
-    ctx->count = first_send->count;
+    ctx->type = s->sends[0].type;
+    ctx->count = ctx->nsend || ctx->nrecv ? s->sends[0].count : 0;
     ctx->recvtype = s->recvs[0].type;
     for (int j = 0; j < ctx->nsend; j++) {
         const struct description *d = &s->sends[j];
@@ -88,12 +96,14 @@ static void packed_view(struct run_context *ctx, size_t block, MPI_Datatype type
 /* MPI_Pack's bytes for one block: what the packed operation moves. */
 static size_t packed_size(struct run_context *ctx, const struct layout_state *s)
 {
-    const struct description *d = ctx->nsend ? &s->sends[0] : &s->recvs[0];
+    const struct description *d = &s->recvs[0];
     int bound = 0, position = 0;
     MPI_Pack_size(d->count, d->type, ctx->comm, &bound);
     char *scratch = malloc((size_t)bound + 1);
-    const char *from = (ctx->nsend ? s->send : s->recv) + d->displacement;
-    MPI_Pack(from, d->count, d->type, scratch, bound, &position, ctx->comm);
+    /* slot 0's place: the receive buffer, or one block's worth without slots */
+    char *spare = ctx->nrecv ? NULL : calloc(geometry_buffer_bytes(&s->g, 1) + 1, 1);
+    MPI_Pack((spare ? spare : s->recv) + d->displacement, d->count, d->type, scratch, bound, &position, ctx->comm);
+    free(spare);
     free(scratch);
     return (size_t)position;
 }
@@ -109,13 +119,13 @@ void layout_buffers_prepare(struct run_context *ctx)
     s->recv_bytes = geometry_buffer_bytes(&s->g, ctx->nrecv);
     s->send = calloc(s->send_bytes + 1, 1);
     s->recv = calloc(s->recv_bytes + 1, 1);
-    s->sends = calloc((size_t)ctx->nsend + 1, sizeof(*s->sends));
-    s->recvs = calloc((size_t)ctx->nrecv + 1, sizeof(*s->recvs));
-    for (int j = 0; j < ctx->nsend; j++)
+    s->sends = calloc((size_t)described(ctx->nsend), sizeof(*s->sends));
+    s->recvs = calloc((size_t)described(ctx->nrecv), sizeof(*s->recvs));
+    for (int j = 0; j < described(ctx->nsend); j++)
         describe(&s->g, s->basic, e->layout.constructor, SIDE_SEND, j, &s->sends[j]);
-    for (int k = 0; k < ctx->nrecv; k++)
+    for (int k = 0; k < described(ctx->nrecv); k++)
         describe(&s->g, s->basic, e->layout.constructor, SIDE_RECV, k, &s->recvs[k]);
-    commit_all(s, ctx->nsend, ctx->nrecv);
+    commit_all(s, described(ctx->nsend), described(ctx->nrecv));
     description_check(ctx, s);
     s->packed = e->layout.packing != PACKING_datatype;
     if (!s->packed) {
@@ -134,9 +144,9 @@ void layout_buffers_release(struct run_context *ctx)
     struct layout_state *s = ctx->layout;
     if (!s)
         return;
-    for (int j = 0; j < ctx->nsend; j++)
+    for (int j = 0; j < described(ctx->nsend); j++)
         description_free(&s->sends[j]);
-    for (int k = 0; k < ctx->nrecv; k++)
+    for (int k = 0; k < described(ctx->nrecv); k++)
         description_free(&s->recvs[k]);
     if (s->packed) {  /* else they are ctx's buffers, freed with them */
         free(s->send);
@@ -264,7 +274,7 @@ void layout_preparation(struct run_context *ctx, struct preparation *p)
     MPI_Reduce(&commit, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx->base);
     if (!s)
         return;
-    const struct description *d = ctx->nsend ? &s->sends[0] : &s->recvs[0];
+    const struct description *d = &s->sends[0];
     int size;
     MPI_Aint lb, extent;
     MPI_Type_size(d->type, &size);
