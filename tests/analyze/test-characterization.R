@@ -102,3 +102,20 @@ test_that("an archive without layouts (made before them) has no characterization
   plain <- analyze_archives(planted_archive(), root = nbh_root)
   expect_equal(nrow(plain$characterization), 0L)
 })
+
+test_that("an archive made before layouts moved contiguous data: its cells meet today's in a regression", {
+  old <- file.path(tempfile("before-layouts-"), "openmpi")
+  experiments <- datatype_experiments()[layout == "contiguous" & type_constructor == "basic" & packing == "datatype"]
+  write_synthetic_archive(old, experiments[, !c("layout", "type_constructor", "packing", "unit", "unit2", "stride",
+                                                 "stride2", "halo_n", "matrix_n")],
+                          deployments = "1x2", nrun = 8L, inputs = FALSE, assessment = datatype_assessment[1:4],
+                          campaign = "datatypes")
+  read <- read_archive(old, read_registry(nbh_root))$experiments
+  expect_equal(unique(read[, .(layout, type_constructor, packing)]),
+               data.table(layout = "contiguous", type_constructor = "basic", packing = "datatype"))
+  expect_true(all(is.na(read$unit)))
+  r <- regress_archives(result, old)
+  matched <- r$table[!verdict %in% c("new only", "baseline only")]
+  expect_equal(nrow(matched), nrow(experiments))
+  expect_true(all(matched$layout == "contiguous"))
+})
