@@ -18,5 +18,6 @@ characterization_plot <- function(plot, data) {
     labs(title = plot$title, subtitle = "ratio of medians of run medians; bars: its confidence interval",
          x = "A (elements per unit)", y = "time / time of contiguous data", colour = NULL, linetype = NULL,
          caption = wrap_text(plot$caption, 110)) +
-    plot_theme()
+    plot_theme() +
+    theme(legend.box = "vertical", legend.spacing.y = unit(0, "pt"))
 }
