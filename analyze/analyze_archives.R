@@ -5,13 +5,15 @@
 # run medians, assess every guideline (runs and guidelines in parallel
 # workers), adjust the p-values and bound every ratio (test_trust), and
 # with several library parameter sets compare each with the reference set
-# (compare_param_sets). Where the busy work was measured, its run medians
-# (reduce_work) feed computed sides (GL16) and the overlap table. Returns
-# everything the tables, plots and report are made of.
+# (compare_param_sets); decide every test (violated, holds or open) and,
+# for an adaptive campaign, in which round (decisions.R). Where the busy
+# work was measured, its run medians (reduce_work) feed computed sides
+# (GL16) and the overlap table. Returns everything the tables, plots and
+# report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
-                             include_mismatched = FALSE, ci_level = 0.95) {
+                             include_mismatched = FALSE, ci_level = 0.95, hold_ratio = NULL, replay = TRUE) {
   adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
@@ -23,6 +25,12 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
     input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
   }
+  # An adaptive campaign's looks share the thresholds (decisions.R): from
+  # here on p_thres and ci_level are those of one look.
+  looks <- look_rule(archives, p_thres, ci_level, registry)
+  p_thres <- looks$p_look
+  ci_level <- looks$ci_level_look
+  hold_ratio <- campaign_hold_ratio(archives, hold_ratio, v_thres)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
@@ -44,22 +52,14 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   }
   work <- reduce_work(archives, frame, medians)
   for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
-  # The guidelines, and the bootstrap spread of every cell's run medians
-  # (for the ratio intervals), side by side in the workers.
-  jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
-    if (k == 0L) return(log_median_spread(medians))
-    g <- guidelines[[k]]
-    tests <- if (is.null(g$computed)) {
-      assess_guideline(g, frame$cells, medians, params$name, p_thres, g$v_thres %||% v_thres, pairs = pairs[[k]])
-    } else {
-      assess_computed_guideline(g, frame$cells, medians, work, params$name, p_thres, g$v_thres %||% v_thres,
-                                pairs = pairs[[k]])
-    }
-    tests[, guideline := k]
-  })
-  tests <- rbindlist(jobs[seq_along(guidelines)])
-  setcolorder(tests, "guideline")
-  tests <- test_trust(tests, medians, p_thres, v_thres, adjust, ci_level, spread = jobs[[length(jobs)]])
+  state <- list(guidelines = guidelines, cells = frame$cells, pairs = pairs, params = params$name,
+                p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio)
+  tests <- decide_tests(assess_tests(state, medians, work), state)
+  rounds <- NULL
+  if (replay) {
+    rounds <- decision_rounds(tests, state, frame$runs, medians, work)
+    tests[, decided_round := rounds$decided]
+  }
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
                                    sets = setdiff(sets, reference))
   list(archives = archives, registry = registry, params = params, frame = frame,
@@ -68,7 +68,33 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        characterization = characterization_table(frame$cells, medians, params$name, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
-       graphs = graph_descriptions(archives))
+       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state)
+}
+
+# Every guideline of STATE assessed on MEDIANS (and WORK, for computed
+# sides), with adjusted p-values and ratio intervals (test_trust): the
+# guidelines, and the bootstrap spread of every cell's run medians (for
+# the intervals), side by side in the workers. STATE: list(guidelines,
+# cells, pairs (match_sides of each guideline), params (names), p_thres,
+# v_thres, adjust, ci_level). An adaptive campaign's looks (decisions.R)
+# call it again on the runs of each round.
+assess_tests <- function(state, medians, work) {
+  guidelines <- state$guidelines
+  jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
+    if (k == 0L) return(log_median_spread(medians))
+    g <- guidelines[[k]]
+    v_thres <- g$v_thres %||% state$v_thres
+    tests <- if (is.null(g$computed)) {
+      assess_guideline(g, state$cells, medians, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]])
+    } else {
+      assess_computed_guideline(g, state$cells, medians, work, state$params, state$p_thres, v_thres,
+                                pairs = state$pairs[[k]])
+    }
+    tests[, guideline := k]
+  })
+  tests <- rbindlist(jobs[seq_along(guidelines)])
+  setcolorder(tests, "guideline")
+  test_trust(tests, medians, state$p_thres, state$v_thres, state$adjust, state$ci_level, spread = jobs[[length(jobs)]])
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

@@ -1,7 +1,7 @@
 # Entry point of `nbhbench analyze` (libexec/nbhbench-analyze checks the
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
-#           [--reference-set=NAME] [--adjust=none|holm|bh] [--include-mismatched]
+#           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--include-mismatched]
 #           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
@@ -26,6 +26,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--assess" = opts$assess <- value,
            "--p-thres" = opts$p_thres <- as.numeric(value),
            "--v-thres" = opts$v_thres <- as.numeric(value),
+           "--hold-ratio" = opts$hold_ratio <- as.numeric(value),
            "--max-plots" = opts$max_plots <- as.integer(value),
            "--reference-set" = opts$reference_set <- value,
            "--adjust" = opts$adjust <- value,
@@ -39,6 +40,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
   limits <- read_registry(Sys.getenv("NBH_ROOT", "."))$limits
   check_limit(limits, "p_thres", opts$p_thres, "--p-thres")
   check_limit(limits, "v_thres", opts$v_thres, "--v-thres")
+  if (!is.null(opts$hold_ratio)) check_limit(limits, "hold_ratio", opts$hold_ratio, "--hold-ratio")
   if (!is.null(opts$max_plots)) check_limit(limits, "max_plots", opts$max_plots, "--max-plots")
   cores <- Sys.getenv("NBH_ANALYZE_CORES", "")
   if (nzchar(cores)) {
@@ -64,7 +66,8 @@ main <- function(args) {
   written <- withCallingHandlers({
     result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
                                reference_set = opts$reference_set, adjust = opts$adjust,
-                               include_mismatched = opts$include_mismatched, ci_level = opts$ci_level)
+                               include_mismatched = opts$include_mismatched, ci_level = opts$ci_level,
+                               hold_ratio = opts$hold_ratio)
     if (!nrow(result$tests)) {
       input_error("nothing to assess: no guideline of ", result$assessment_file,
                   " has measurements on both sides (see the warnings above)")
@@ -81,7 +84,8 @@ main <- function(args) {
               s$vt, s$t, s$vg, s$g, ifelse(s$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold", "")),
       sep = "")
   if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
-  cat(sprintf("%d of %d tests violated; report:\n%s\n", sum(s$vt), sum(s$t),
+  cat(sprintf("%d of %d tests violated, %d hold, %d open; report:\n%s\n", sum(s$vt), sum(s$t),
+              sum(written$tests$decision == "holds"), sum(written$tests$decision == "open"),
               normalizePath(file.path(opts$out, "report.html"))))
   # With a baseline, CI asks "did anything get slower?": the regressions
   # decide (and a comparison that cannot detect one fails too); the

@@ -9,6 +9,7 @@ Modules, in the order a campaign flows through them:
   design       the API campaign files use: levels, cross, union, where, sqrt2_sizes
   experiments  a campaign's design -> the validated experiment table with ids
   runs         deployments x parameter sets x nrun -> runs, seeds, shuffled inputs
+  rounds       an adaptive campaign's looks and its later rounds of runs
   jobscript    the job script of one run attempt
   workspace    where generated things live (work/<campaign>/) and `generate` itself
 """

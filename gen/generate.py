@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 
-from gen import power, registry, runs as runplan
+from gen import power, registry, rounds, runs as runplan
 from gen.availability import runnable
 from gen.cli import Parser
 from gen.envfile import find as find_env, known_names, read_environment
@@ -76,6 +76,8 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
                    "(experiments shuffled with numpy PCG64(seed))")
         whole_files.write_text(workspace.input(run_id, 1), runplan.input_text(columns, lines, run["seed"], comment))
         whole_files.write_text(workspace.job(run_id, 1), attempt_job_script(final, info, env, run, 1), mode=0o755)
+    if settings.adaptive:
+        whole_files.write_json(staged / rounds.RECORD, rounds.plan(info["settings"]))
     whole_files.write_json(staged / "campaign.json", info)
 
 
@@ -135,6 +137,8 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
     source = campaign_source(argument)
     overrides = parse_overrides(set_items)
     settings = apply_overrides(read_settings(source / "campaign.conf"), overrides)
+    if settings.adaptive:
+        rounds.check_assessment_file(source, settings.sources.get("adaptive", ""))
     env = choose_environment(settings, env_option or overrides.settings.get("env"))
     design = source / "experiments.py"
     rows = complete_all(load_design(design, settings.experiments_time_limit,
@@ -163,7 +167,8 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
         f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
-    ] + ([f"  {replaced}"] if replaced else [])
+    ] + ([f"  {replaced}"] if replaced else []) + ([f"  {rounds.describe(rounds.plan(settings.as_json()))}"]
+                                                  if settings.adaptive else [])
     return Workspace(target), summary
 
 
@@ -178,7 +183,9 @@ def command(argv, failed_runs=never_replaceable):
         find_env(args.env)
     workspace, summary = generate(args.campaign, args.env, args.set_items, failed_runs)
     print("\n".join(summary))
-    weak = power.warning(int(workspace.info()["settings"]["nrun"]))
+    settings = workspace.info()["settings"]
+    looks = rounds.plan(settings)["looks_planned"] if settings.get("adaptive") else 1
+    weak = power.warning(int(settings["nrun"]), looks=looks)
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0

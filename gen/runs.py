@@ -17,21 +17,24 @@ def run_seed(campaign_seed, deployment, param_set, run):
     return int.from_bytes(hashlib.sha256(text).digest()[:8], "big") >> 1
 
 
-def plan_runs(deployments, param_sets, nrun, campaign_seed):
+def plan_runs(deployments, param_sets, nrun, campaign_seed, first=1, round_number=1):
     """One dict per run, in submission order: run number outermost, so that
     every round holds each deployment and parameter set once. Drift of the
     machine over the campaign (load, thermal state, a neighbor's job) then
     falls on every deployment and set alike instead of on whichever ran
-    last; the experiments inside a run are shuffled for the same reason."""
+    last; the experiments inside a run are shuffled for the same reason.
+    Runs FIRST .. FIRST + NRUN - 1 of adaptive round ROUND_NUMBER (1: the
+    campaign as generated; gen/rounds.py plans the later ones)."""
     runs = []
-    for run in range(1, nrun + 1):
+    for run in range(first, first + nrun):
         for nodes, ppn in deployments:
             for param_set in param_sets:
                 deployment = f"{nodes}x{ppn}"
                 runs.append({"run_id": run_id(nodes, ppn, param_set, run), "deployment": deployment,
                              "nodes": nodes, "ppn": ppn, "nprocs": nodes * ppn, "run": run,
                              "param_set": param_set,
-                             "seed": run_seed(campaign_seed, deployment, param_set, run)})
+                             "seed": run_seed(campaign_seed, deployment, param_set, run),
+                             "round": round_number})
     return runs
 
 

@@ -8,6 +8,10 @@
     experiments_time_limit = 2:00                       the most experiments.py may take (default 120 s)
     seed = 20170901                                     campaign seed (run seeds derive from it; default 1)
     env = slurm-openmpi                                 default environment (optional)
+    adaptive = yes                                      run rounds until every test is decided (optional)
+    nrun_max = 30                                       adaptive: the most runs per deployment and set
+    nrun_step = 5                                       adaptive: runs added per round (default: nrun)
+    hold_ratio = 1.05                                   a test holds below it (default: the ratio threshold)
 
     [param_set intermediate256]                         a library parameter set (optional, repeatable)
     coll_tuned_use_dynamic_rules = true
@@ -128,6 +132,34 @@ def format_time_limit(seconds):
     return f"{days}-{text}" if days else text
 
 
+def parse_yes_no(text):
+    if text not in ("yes", "no"):
+        raise ValueProblem(f"'{text}' is neither yes nor no")
+    return text == "yes"
+
+
+def bounded_integer(name):
+    """An integer setting within its bound of registry/limits.csv."""
+    def parse(text):
+        value = parse_integer(text, 1)
+        problem = registry.load().check_bound(name, value, "")
+        if problem:
+            raise ValueProblem(problem)
+        return value
+    return parse
+
+
+def parse_hold_ratio(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueProblem(f"'{text}' is not a number") from None
+    problem = registry.load().check_bound("hold_ratio", value, "")
+    if problem:
+        raise ValueProblem(problem)
+    return value
+
+
 def parse_env_name(text):
     if not text:
         raise ValueProblem("empty environment name")
@@ -136,7 +168,9 @@ def parse_env_name(text):
 
 PARSERS = {"description": str, "deployments": parse_deployments, "nrun": parse_nrun,
            "nrep": parse_nrep, "time_limit": bounded_time("time_limit"), "seed": parse_seed,
-           "env": parse_env_name, "experiments_time_limit": bounded_time("experiments_time_limit")}
+           "env": parse_env_name, "experiments_time_limit": bounded_time("experiments_time_limit"),
+           "adaptive": parse_yes_no, "nrun_max": bounded_integer("nrun_max"),
+           "nrun_step": bounded_integer("nrun_step"), "hold_ratio": parse_hold_ratio}
 
 
 @dataclasses.dataclass
@@ -151,6 +185,10 @@ class Settings:
     env: str = ""
     experiments_time_limit: int = dataclasses.field(
         default_factory=lambda: registry.load().bounds["experiments_time_limit"].default)
+    adaptive: bool = False      # rounds until every test is decided (gen/rounds.py)
+    nrun_max: int = 0           # adaptive: runs per deployment and set at most (0: not set)
+    nrun_step: int = 0          # adaptive: runs added per round (0: not set, nrun)
+    hold_ratio: float = 0.0     # a test holds below it (0: not set, the ratio threshold)
     param_sets: dict = dataclasses.field(default_factory=dict)  # name -> {parameter: value}
     param_set_library: dict = dataclasses.field(default_factory=dict)  # name -> the only library it is for
     sources: dict = dataclasses.field(default_factory=dict)     # setting -> where it was given
@@ -162,6 +200,8 @@ class Settings:
                 "time_limit": format_time_limit(self.time_limit), "seed": self.seed,
                 "env": self.env, "experiments_time_limit": self.experiments_time_limit,
                 "param_sets": self.param_sets, "param_set_library": self.param_set_library,
+                "adaptive": self.adaptive, "nrun_max": self.nrun_max or None,
+                "nrun_step": self.nrun_step or None, "hold_ratio": self.hold_ratio or None,
                 "sources": self.sources}
 
 
@@ -305,19 +345,41 @@ def apply_overrides(settings, overrides):
                            f"(it has: {', '.join(settings.param_sets)})")
         settings.param_sets = {n: settings.param_sets[n] for n in overrides.param_sets}
         settings.sources["param_sets"] = "--set"
+    check_rounds(settings)
     check_run_count(settings)
     return settings
 
 
+def check_rounds(settings):
+    """The adaptive keys agree with each other and with nrun (gen/rounds.py):
+    nrun_max at least nrun; an adaptive campaign needs nrun_max; hold_ratio
+    at least the ratio threshold. Each mistake names where the values came from."""
+    def where(key):
+        return f"{key} from {settings.sources.get(key, 'campaign.conf')}"
+    if settings.nrun_max and settings.nrun_max < settings.nrun:
+        raise NbhError(f"nrun_max {settings.nrun_max} is below nrun {settings.nrun} ({where('nrun_max')}, "
+                       f"{where('nrun')}): the budget of an adaptive campaign includes its first round")
+    if settings.adaptive and not settings.nrun_max:
+        raise NbhError(f"adaptive = yes ({where('adaptive')}) needs nrun_max, the most runs per deployment and "
+                       "parameter set (e.g. --set nrun_max=30)")
+    v_thres = float(registry.load().analysis["v_thres"])
+    if settings.hold_ratio and settings.hold_ratio < v_thres:
+        raise NbhError(f"hold_ratio {settings.hold_ratio:g} ({where('hold_ratio')}) is below the ratio threshold "
+                       f"{v_thres:g} (registry/analysis.csv v_thres): a test whose ratio is surely below "
+                       f"{v_thres:g} can never be violated, so it holds already; use hold_ratio >= {v_thres:g}")
+
+
 def check_run_count(settings):
     """deployments x parameter sets x nrun within the runs bound, naming where each came from."""
-    runs = len(settings.deployments) * len(settings.param_sets) * settings.nrun
+    key = "nrun_max" if settings.nrun_max else "nrun"
+    nrun = settings.nrun_max or settings.nrun
+    runs = len(settings.deployments) * len(settings.param_sets) * nrun
     problem = registry.load().check_bound("runs", runs, "runs")
     if problem:
-        where = ", ".join(f"{key} from {settings.sources.get(key, 'campaign.conf')}"
-                          for key in ("deployments", "param_sets", "nrun"))
+        where = ", ".join(f"{k} from {settings.sources.get(k, 'campaign.conf')}"
+                          for k in ("deployments", "param_sets", key))
         raise NbhError(f"{len(settings.deployments)} deployments x {len(settings.param_sets)} parameter sets x "
-                       f"nrun {settings.nrun} ({where}): {problem}")
+                       f"{key} {nrun} ({where}): {problem}")
 
 
 def sets_for_library(settings, library, chosen_by_set=False):

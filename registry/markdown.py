@@ -43,8 +43,8 @@ SECTIONS = [
      "applies. A value outside is refused with one line naming the file and line, the `--set` item or "
      "the option (docs/robustness.md)."),
     ("analysis", "Analysis defaults",
-     "Read by `nbhbench analyze` (docs/analyze.md) and by `nbhbench generate`, which warns when a campaign's "
-     "nrun cannot reach the p threshold."),
+     "Read by `nbhbench analyze` (docs/analyze.md), by the looks of adaptive campaigns (docs/workflow.md) and "
+     "by `nbhbench generate`, which warns when a campaign's nrun cannot reach the p threshold."),
     ("guidelines", "Guidelines", "`<=`: a must not be slower than b; `~`: a and b must perform alike. "
      "`v_thres`: the guideline's own ratio threshold where it has one (else `analyze --v-thres`, 1.03); "
      "an assessment set may set another (docs/assessment.md). Neigh_x: a blocking neighborhood "

@@ -22,8 +22,9 @@ def submit_command(argv):
     parser.add_argument("campaign")
     parser.add_argument("--wait", action="store_true")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--adaptive", action="store_true")
     args = parser.parse_args(argv)
-    return submit(find_workspace(args.campaign), wait_for_end=args.wait, resume=args.resume)
+    return submit(find_workspace(args.campaign), wait_for_end=args.wait, resume=args.resume, adaptive=args.adaptive)
 
 
 def status_command(argv):

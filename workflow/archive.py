@@ -23,7 +23,7 @@ MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS]
+               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS, "round"]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -211,7 +211,8 @@ def run_row(info, status, taken, results):
         state = "damaged"
     elif state == "done" and len(taken.done) < status.total:
         state = "failed"  # the kernel finished, but rows are missing from its file
-    return dict(status.run, library=info["library"], library_version=version, state=state,
+    return dict(status.run, round=status.run.get("round") or 1, library=info["library"], library_version=version,
+                state=state,
                 experiments_done=len(taken.done), experiments_total=status.total,
                 rejected_rows=len(taken.rejected),
                 job_id=";".join(r.get("job_id", "") for r, _, _ in status.attempts if r.get("job_id")),
@@ -313,6 +314,10 @@ def fill(target, workspace, info, statuses):
     whole_files.copy_file(workspace.env / info["env"], target / "env" / info["env"])
     for name in ("experiments.csv", "param_sets.csv"):
         whole_files.copy_file(workspace.path / name, target / name)
+    # An adaptive campaign's plan and looks (workflow/adaptive.py; analyze reads the plan).
+    copy_if(workspace.path / "adaptive.json", target / "adaptive.json")
+    if (workspace.path / "looks").is_dir():
+        whole_files.copy_tree(workspace.path / "looks", target / "looks")
     graphs = workspace.inputs / GRAPH_FOLDER
     if graphs.is_dir():  # the graph files the runs read and their descriptions (docs/archive.md)
         whole_files.copy_tree(graphs, target / "inputs" / GRAPH_FOLDER)

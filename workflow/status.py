@@ -1,5 +1,5 @@
 """`nbhbench status`: every run of a campaign, its state and finished experiments."""
-from workflow import layout
+from workflow import adaptive, layout
 from workflow.attempts import prov, run_statuses
 
 COLUMNS = ("run", "state", "experiments", "attempts", "job", "exit", "layout", "note")
@@ -38,5 +38,5 @@ def status(workspace):
     total = sum(s.total for s in statuses)
     print(f"{workspace.name}: {len(statuses)} runs ({', '.join(f'{n} {k}' for k, n in counts.items())}), "
           f"{done}/{total} experiments; environment {info['env']}, scheduler {info['scheduler']}")
-    print("\n".join(table([COLUMNS] + list(rows(statuses)))))
+    print("\n".join(table([COLUMNS] + list(rows(statuses))) + adaptive.status_lines(workspace)))
     return 0

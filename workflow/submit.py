@@ -3,7 +3,8 @@
 scheduler local: one run after another on this machine, with a progress
 line and the time limit enforced. scheduler slurm: one sbatch job per run;
 --wait follows them until they end. --resume reruns, for each failed or
-timed-out run, only the experiments no earlier attempt finished.
+timed-out run, only the experiments no earlier attempt finished. An
+adaptive campaign goes on in rounds (workflow/adaptive.py).
 """
 import contextlib
 import fcntl
@@ -19,7 +20,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import local, slurm
+from workflow import adaptive as adaptive_rounds, local, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
                                run_statuses, write_json)
 
@@ -337,26 +338,54 @@ def lock(workspace):
     return handle
 
 
-def submit(workspace, wait_for_end=False, resume=False, poll=None):
+def submit_due(workspace, info, env, resume, quiet=False):
+    """Submits the runs due now (choose); says so when there are none."""
+    statuses = run_statuses(workspace)
+    chosen = choose(statuses, resume)
+    if not chosen:
+        if quiet:
+            return
+        active = [s for s in statuses if s.state in ("pending", "running") and s.attempts]
+        undone = [s for s in statuses if s.state in ("failed", "timeout")]
+        note = (f"; {len(undone)} failed or timed out: nbhbench submit --resume {workspace.name}"
+                if undone and not resume else "")
+        print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
+              f"{sum(s.state == 'done' for s in statuses)} done{note})")
+    elif info["scheduler"] == "local":
+        submit_local(workspace, info, env, chosen)
+    else:
+        submit_slurm(workspace, info, env, chosen)
+
+
+def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False):
     info = workspace.info()
     check_ready(info)
     with lock(workspace):
         env = environment(workspace, info)
-        statuses = run_statuses(workspace)
-        chosen = choose(statuses, resume)
-        if not chosen:
-            active = [s for s in statuses if s.state in ("pending", "running") and s.attempts]
-            undone = [s for s in statuses if s.state in ("failed", "timeout")]
-            note = (f"; {len(undone)} failed or timed out: nbhbench submit --resume {workspace.name}"
-                    if undone and not resume else "")
-            print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
-                  f"{sum(s.state == 'done' for s in statuses)} done{note})")
-        elif info["scheduler"] == "local":
-            submit_local(workspace, info, env, chosen)
-        else:
-            submit_slurm(workspace, info, env, chosen)
+        record = adaptive_rounds.start(workspace, info, adaptive)
+        if record is not None:
+            return submit_rounds(workspace, info, env, record, wait_for_end, resume, poll)
+        submit_due(workspace, info, env, resume)
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
         return summary(workspace, wait(workspace, poll or poll_seconds()))
     return 0
+
+
+def submit_rounds(workspace, info, env, record, wait_for_end, resume, poll):
+    """An adaptive campaign (workflow/adaptive.py): each round submitted as
+    any runs are; locally, and through Slurm with --wait, round after round."""
+    first = [True]
+
+    def batch():
+        submit_due(workspace, info, env, resume, quiet=not first[0])  # later rounds always have runs due
+        first[0] = False
+        if info["scheduler"] == "slurm" and wait_for_end:
+            statuses = wait(workspace, poll or poll_seconds())
+        else:
+            statuses = run_statuses(workspace)
+        if info["scheduler"] == "local" or wait_for_end:
+            summary(workspace, statuses)
+        return statuses
+    return adaptive_rounds.follow(workspace, info, env, record, batch)

@@ -14,7 +14,7 @@
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params", "b_params", "runs_a", "runs_b",
     "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
-    "violated", "group",
+    "violated", "decision", "decided_round", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
 
@@ -28,7 +28,7 @@ write_outputs <- function(result, settings, warnings = character()) {
 write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
   tt <- test_table(result)
-  summary <- summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none")
+  summary <- summary_decisions(summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none"), tt)
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)

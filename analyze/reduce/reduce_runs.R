@@ -14,7 +14,8 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   # Per run, plain lists: a data.table operation costs ~1 ms, a run's reading ~10.
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
-    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i]), archives[[k]], nrep_by_archive[[k]])
+    reduce_run(list(run_id = runs$run_id[i], state = runs$state[i], total = runs$experiments_total[i]),
+               archives[[k]], nrep_by_archive[[k]])
   }, cores, meanwhile)
   warn_unlisted_results(archives)
   # Each row's cell, by indexing rather than joins (a run's rows are all of
@@ -52,7 +53,9 @@ reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments)) {
     if (!nrow(x)) return(list(id = integer(), median = numeric(), n = integer()))
     m <- tukey_medians(x$id, x$seconds)
   }
-  report_coverage(run, length(m$id), nrow(archive$experiments))
+  # An adaptive campaign's later rounds hold only some experiments (runs.csv experiments_total).
+  total <- if (is.null(run$total) || is.na(run$total)) nrow(archive$experiments) else run$total
+  report_coverage(run, length(m$id), total)
   m
 }
 

@@ -11,8 +11,9 @@ a <- analysed()
 test_that("summary.csv: one row per guideline and deployment, with the counts", {
   s <- fread(file.path(a$dir, "summary.csv"), na.strings = "")
   expect_equal(names(s), c("set", "tag", "guideline", "library", "param_set", "deployment", "nprocs",
-                           "n_vio_tests", "n_tests", "n_vio_groups", "n_groups", "min_p_value", "min_p_adjusted",
-                           "smallest_p", "power"))
+                           "n_vio_tests", "n_tests", "n_vio_groups", "n_groups", "n_holds_tests", "n_open_tests",
+                           "min_p_value", "min_p_adjusted", "smallest_p", "power"))
+  expect_equal(s$n_vio_tests + s$n_holds_tests + s$n_open_tests, s$n_tests)
   expect_equal(unique(s$power), "ok")   # 8 runs a side: p can reach 1 / C(16, 8)
   expect_equal(unique(s$smallest_p), 1 / choose(16, 8))
   expect_equal(s$guideline[1], "neighbor_allgather <= neighbor_alltoall")

@@ -53,6 +53,10 @@ assert_one_line_error() {
     assert_one_line_error 2 "^nbhbench: --p-thres: 0 is outside 1e-12..1 \(registry/limits.csv: p_thres\)$"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --v-thres 0.5
     assert_one_line_error 2 "^nbhbench: --v-thres: 0.5 is outside 1..100 \(registry/limits.csv: v_thres\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --hold-ratio 0.9
+    assert_one_line_error 2 "^nbhbench: --hold-ratio: 0.9 is outside 1..100 \(registry/limits.csv: hold_ratio\)$"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --hold-ratio 1.01
+    assert_one_line_error 2 "^nbhbench: --hold-ratio: 1.01 is below the ratio threshold 1.03: "
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --max-plots 100001
     assert_one_line_error 2 "^nbhbench: --max-plots: 100001 is above 100000$"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --v-thres much
@@ -73,7 +77,7 @@ assert_one_line_error() {
     for f in summary.csv violations.csv tests.csv warnings.txt report.md report.html; do
         [ -s "$OUT/$f" ] || [ "$f" = warnings.txt ]
     done
-    [ "$(head -n1 "$OUT/summary.csv")" = "set,tag,guideline,library,param_set,deployment,nprocs,n_vio_tests,n_tests,n_vio_groups,n_groups,min_p_value,min_p_adjusted,smallest_p,power" ]
+    [ "$(head -n1 "$OUT/summary.csv")" = "set,tag,guideline,library,param_set,deployment,nprocs,n_vio_tests,n_tests,n_vio_groups,n_groups,n_holds_tests,n_open_tests,min_p_value,min_p_adjusted,smallest_p,power" ]
     [ "$(wc -l <"$OUT/violations.csv")" -gt 1 ]
     ls "$OUT"/plots/overview-*.png "$OUT"/plots/overview-*.pdf "$OUT"/plots/focus-*.png "$OUT"/plots/focus-*.pdf >/dev/null
     ! grep -q 'src="plots/' "$OUT/report.html"
@@ -86,6 +90,17 @@ assert_one_line_error() {
     run nbhbench analyze "$ARCHIVES/clean" --out "$OUT/clean" --no-plots --fail-on-violation
     [ "$status" -eq 0 ]
     [[ $output == *"0 of 320 tests violated"* || $output == *"0 of 160 tests violated"* ]]
+}
+
+@test "--hold-ratio: a test holds once its interval is below it, else it is open" {
+    run nbhbench analyze "$ARCHIVES/clean" --out "$OUT/a" --no-plots
+    [ "$status" -eq 0 ]
+    [[ ${lines[-2]} =~ ^0\ of\ 160\ tests\ violated,\ ([0-9]+)\ hold,\ ([0-9]+)\ open ]]
+    local holds=${BASH_REMATCH[1]} open=${BASH_REMATCH[2]}
+    [ $((holds + open)) -eq 160 ] && [ "$open" -gt 0 ]
+    run nbhbench analyze "$ARCHIVES/clean" --out "$OUT/b" --no-plots --hold-ratio=1.5
+    [[ ${lines[-2]} == "0 of 160 tests violated, 160 hold, 0 open; report:" ]]
+    grep -q '^\*\*Decided: 0 violated, 160 hold, 0 open\*\*' "$OUT/b/report.md"
 }
 
 @test "--v-thres and --p-thres are the thresholds (also as --opt=value)" {

@@ -5,8 +5,15 @@
  *   NBH_SLOWDOWN_OP        neighbor_allgather or neighbor_alltoall
  *   NBH_SLOWDOWN_DATATYPE  byte, int or double (only calls with this type)
  *   NBH_SLOWDOWN_MSIZES    comma-separated bytes per block (only these)
- *   NBH_SLOWDOWN_US        microseconds each matching call sleeps after it */
+ *   NBH_SLOWDOWN_US        microseconds each matching call sleeps after it
+ * and, for a cell slow in some runs only (an adaptive campaign's test that
+ * stays undecided):
+ *   NBH_SLOWDOWN_SOMETIMES_MSIZES  bytes per block slowed only in runs 1,
+ *                                  1 + EVERY, 1 + 2 EVERY, ... (the run number
+ *                                  is rNNN in the kernel's -o prefix)
+ *   NBH_SLOWDOWN_EVERY             EVERY (default 4) */
 #include <mpi.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,8 +24,41 @@ static struct {
     MPI_Datatype type;
     long msizes[64];
     int nmsizes;
+    long sometimes[64];
+    int nsometimes;
     long us;
+    int this_run;   /* whether the "sometimes" sizes are slow in this run */
 } config;
+
+static int parse_sizes(const char *text, long *sizes)
+{
+    int n = 0;
+    for (char *end, *s = (char *)text; s && *s && n < 64; s = *end ? end + 1 : end)
+        sizes[n++] = strtol(s, &end, 10);
+    return n;
+}
+
+/* The run number of this launch: the digits after the last "-r" of the
+ * argument after -o (work/CAMPAIGN/results/1x4-default-r005.a1), or 0. */
+static long run_number(void)
+{
+    static char args[65536];
+    FILE *f = fopen("/proc/self/cmdline", "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(args, 1, sizeof(args) - 1, f);
+    fclose(f);
+    args[n] = '\0';
+    for (char *a = args; a < args + n; a += strlen(a) + 1) {
+        if (strcmp(a, "-o") != 0 || a + strlen(a) + 1 >= args + n)
+            continue;
+        const char *prefix = a + strlen(a) + 1, *r = NULL;
+        for (const char *p = strstr(prefix, "-r"); p; p = strstr(p + 1, "-r"))
+            r = p;
+        return r ? strtol(r + 2, NULL, 10) : 0;
+    }
+    return 0;
+}
 
 static void configure(void)
 {
@@ -34,8 +74,21 @@ static void configure(void)
                   : strcmp(type, "int") == 0 ? MPI_INT
                   : strcmp(type, "double") == 0 ? MPI_DOUBLE : MPI_BYTE;
     config.us = atol(us);
-    for (char *end, *s = (char *)msizes; *s && config.nmsizes < 64; s = *end ? end + 1 : end)
-        config.msizes[config.nmsizes++] = strtol(s, &end, 10);
+    config.nmsizes = parse_sizes(msizes, config.msizes);
+    const char *sometimes = getenv("NBH_SLOWDOWN_SOMETIMES_MSIZES"), *every = getenv("NBH_SLOWDOWN_EVERY");
+    if (sometimes) {
+        long k = every ? atol(every) : 4, run = run_number();
+        config.nsometimes = parse_sizes(sometimes, config.sometimes);
+        config.this_run = k > 0 && run > 0 && (run - 1) % k == 0;
+    }
+}
+
+static int listed(long bytes, const long *sizes, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (sizes[i] == bytes)
+            return 1;
+    return 0;
 }
 
 static void slow_down(const char *op, int count, MPI_Datatype type)
@@ -45,12 +98,11 @@ static void slow_down(const char *op, int count, MPI_Datatype type)
         return;
     int size;
     MPI_Type_size(type, &size);
-    for (int i = 0; i < config.nmsizes; i++) {
-        if (config.msizes[i] == (long)count * size) {
-            struct timespec pause = {config.us / 1000000, (config.us % 1000000) * 1000};
-            nanosleep(&pause, NULL);
-            return;
-        }
+    long bytes = (long)count * size;
+    if (listed(bytes, config.msizes, config.nmsizes) ||
+        (config.this_run && listed(bytes, config.sometimes, config.nsometimes))) {
+        struct timespec pause = {config.us / 1000000, (config.us % 1000000) * 1000};
+        nanosleep(&pause, NULL);
     }
 }
 

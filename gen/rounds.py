@@ -1,0 +1,169 @@
+"""Adaptive campaigns (SPEC 7.5): rounds of runs until every test is decided.
+
+A campaign with `adaptive = yes` (or `nbhbench submit --adaptive`) runs its
+first round, the nrun runs `generate` wrote, then looks: the analyzer
+assesses what finished (workflow/adaptive.py) and names the experiments
+that some undecided ("open") test still needs. Each further round is an
+ordinary set of runs holding only those experiments, nrun_step more per
+deployment and parameter set that needs any, until no test is open or a
+deployment and set would exceed nrun_max runs:
+
+    round 1   runs r001 .. r<nrun>             every experiment (generate)
+    round 2   runs r<nrun+1> .. r<nrun+step>   only what open tests need
+    ...
+
+Repeated looks would find more false violations than one: the p threshold
+(and the error of the ratio's interval, which decides "holds") is spent
+over the planned looks. The rule is registry/analysis.csv look_rule:
+bonferroni, each look at p_thres / looks and with intervals of level
+1 - (1 - ci_level) / looks, so that over all its looks a test is falsely
+violated with probability at most p_thres. The analyzer applies the same
+rule to the archive (analyze/assess/decisions.R); this module plans the
+looks and writes the rounds:
+
+    looks_planned(nrun, step, nrun_max)   how many looks at most
+    plan(settings)                        the record adaptive.json starts from
+    round_runs(runs, needed, ...)         the runs of the next round (pure)
+    write_round(workspace, ...)           their inputs, job scripts and runs.csv rows
+"""
+import math
+
+from gen import registry, runs as runplan, whole_files
+from gen.errors import NbhError, display_path
+from gen.jobscript import attempt_job_script
+
+# The workspace's record of an adaptive campaign (docs/workflow.md).
+RECORD = "adaptive.json"
+RULES = ("bonferroni",)
+
+
+def check_assessment_file(campaign, where):
+    """An adaptive campaign looks with its assessment: it must have one."""
+    if not (campaign / "assessment.conf").is_file():
+        raise NbhError(f"adaptive = yes ({where}) needs the campaign's assessment, but {display_path(campaign)} has "
+                       "no assessment.conf: the rounds run until every test it names is decided (docs/assessment.md)")
+
+
+def looks_planned(nrun, step, nrun_max):
+    """The looks an adaptive campaign makes at most: after its first round of
+    NRUN runs and after each round of STEP more, up to NRUN_MAX."""
+    return 1 + math.ceil(max(nrun_max - nrun, 0) / step)
+
+
+def spent(p_thres, ci_level, looks, rule="bonferroni"):
+    """(p threshold, interval level) of one look when LOOKS share them."""
+    if rule not in RULES:
+        raise NbhError(f"registry/analysis.csv look_rule: unknown rule '{rule}' (known: {', '.join(RULES)})")
+    return p_thres / looks, 1 - (1 - ci_level) / looks
+
+
+def plan(settings):
+    """What adaptive.json starts from: the rule, the planned looks and the
+    thresholds of one look, from the resolved settings (campaign.json)."""
+    analysis = registry.load().analysis
+    nrun = int(settings["nrun"])
+    if not settings.get("nrun_max"):
+        raise NbhError("an adaptive campaign needs nrun_max, the most runs per deployment and parameter set "
+                       "(campaign.conf nrun_max = N, or generate --set nrun_max=N)")
+    nrun_max = int(settings["nrun_max"])
+    step = int(settings.get("nrun_step") or nrun)
+    looks = looks_planned(nrun, step, nrun_max)
+    p_thres, ci_level = float(analysis["p_thres"]), float(analysis["ci_level"])
+    p_look, ci_look = spent(p_thres, ci_level, looks, analysis["look_rule"])
+    return {"format": 1, "rule": analysis["look_rule"], "looks_planned": looks, "nrun": nrun,
+            "nrun_step": step, "nrun_max": nrun_max, "hold_ratio": settings.get("hold_ratio"),
+            "p_thres": p_thres, "v_thres": float(analysis["v_thres"]), "ci_level": ci_level,
+            "p_look": p_look, "ci_level_look": ci_look, "looks": [], "state": "round 1"}
+
+
+def describe(record):
+    """One line on an adaptive campaign's plan (generate, status)."""
+    return (f"adaptive: the first round of {record['nrun']} runs, then rounds of {record['nrun_step']} of only the "
+            f"experiments open tests need, up to {record['nrun_max']} runs per deployment and set: at most "
+            f"{record['looks_planned']} looks, each at p <= {record['p_look']:.3g} "
+            f"({record['rule']}: p_thres {record['p_thres']:g} / {record['looks_planned']})")
+
+
+def context_of(run):
+    return run["deployment"], run["param_set"]
+
+
+def round_runs(runs, needed, step, nrun_max, campaign_seed, round_number):
+    """The runs of round ROUND_NUMBER: for each deployment and parameter set
+    (in the order of RUNS, the campaign's) with experiments in NEEDED
+    ({(deployment, param_set): ids}) and fewer than NRUN_MAX runs, STEP more
+    (fewer where the budget ends), numbered on from its last run, with their
+    seeds; run number outermost as in gen.runs.plan_runs. Each new run's
+    "ids" are the experiments it holds."""
+    last, first_run = {}, {}
+    for run in runs:
+        key = context_of(run)
+        last[key] = max(last.get(key, 0), int(run["run"]))
+        first_run.setdefault(key, run)
+    count = {key: min(step, nrun_max - last[key]) for key in last if needed.get(key) and last[key] < nrun_max}
+    new = []
+    for k in range(max(count.values(), default=0)):
+        for key, template in first_run.items():
+            if k >= count.get(key, 0):
+                continue
+            number = last[key] + k + 1
+            nodes, ppn = int(template["nodes"]), int(template["ppn"])
+            deployment, param_set = key
+            new.append({"run_id": runplan.run_id(nodes, ppn, param_set, number), "deployment": deployment,
+                        "nodes": nodes, "ppn": ppn, "nprocs": nodes * ppn, "run": number, "param_set": param_set,
+                        "seed": runplan.run_seed(campaign_seed, deployment, param_set, number),
+                        "round": round_number, "ids": sorted(needed[key])})
+    return new
+
+
+def runs_left(runs, nrun_max):
+    """Runs the budget still allows: per deployment and set, nrun_max less those planned."""
+    planned = {}
+    for run in runs:
+        planned[context_of(run)] = planned.get(context_of(run), 0) + 1
+    return sum(max(nrun_max - n, 0) for n in planned.values())
+
+
+def input_lines(path):
+    """The header (without seed) and {id: line without its seed} of a run's input."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.startswith("#")]
+    columns = lines[0].split(",")
+    if columns[-1] != "seed" or "id" not in columns:
+        raise NbhError(f"{path}: not a run input written by generate (its header ends without seed)")
+    at = columns.index("id")
+    body = {int(line.split(",")[at]): line.rsplit(",", 1)[0] for line in lines[1:]}
+    return columns[:-1], body
+
+
+def write_round(workspace, info, env, new_runs, order):
+    """Writes the inputs and job scripts of NEW_RUNS (round_runs) into
+    WORKSPACE and appends them to runs.csv (written whole, last: a round
+    is planned once its runs are in runs.csv). A run's input holds its
+    experiments (ORDER: the ids of experiments.csv, in its order) shuffled
+    with the run's seed, each line as the deployment's first run has it
+    (graph experiments name the graph file of their process count)."""
+    runs = workspace.runs()
+    first = {}
+    for run in runs:
+        first.setdefault(context_of(run), run["run_id"])
+    position = {ident: k for k, ident in enumerate(order)}
+    for run in new_runs:
+        columns, body = input_lines(workspace.input(first[context_of(run)], 1))
+        missing = [i for i in run["ids"] if i not in body]
+        if missing:
+            raise NbhError(f"round {run['round']}: experiment {missing[0]} is not in the inputs of "
+                           f"{run['deployment']} {run['param_set']}")
+        lines = [body[i] for i in sorted(run["ids"], key=position.__getitem__)]
+        comment = (f"nbhbench input: campaign {workspace.name}, run {run['run_id']} (adaptive round "
+                   f"{run['round']}: the {len(lines)} experiments open tests need), seed {run['seed']} "
+                   "(experiments shuffled with numpy PCG64(seed))")
+        whole_files.write_text(workspace.input(run["run_id"], 1),
+                               runplan.input_text(columns, lines, run["seed"], comment))
+        whole_files.write_text(workspace.job(run["run_id"], 1), attempt_job_script(workspace, info, env, run, 1),
+                               mode=0o755)
+    columns = list(runs[0]) + (["round"] if "round" not in runs[0] else [])
+    rows = [dict(run, round=run.get("round") or 1) for run in runs]
+    rows += [dict({k: v for k, v in run.items() if k != "ids"}, experiments_total=len(run["ids"]))
+             for run in new_runs]
+    whole_files.write_csv(workspace.path / "runs.csv", columns, rows)

@@ -1,0 +1,127 @@
+# Decided or open (analyze/assess/decisions.R) on hand-made run medians.
+# With 3 run medians x1 <= x2 <= x3 the resampled median is x1, x2, x3 with
+# probabilities 7/27, 13/27, 7/27 (median_resample_pmf), so var*(log median)
+# is 7/27 (log(x1/x2)^2 + log(x3/x2)^2) - (7/27 (log(x1/x2) + log(x3/x2)))^2:
+#   narrow (0.99, 1, 1.01): 5.1856e-5;  wide (0.9, 1, 1.1): 5.2263e-3.
+# Two sides add; the 95 % interval of ratio 1 is exp(-/+ 1.96 sqrt(var a + var b)):
+#   narrow/narrow: [0.98024, 1.02016];  wide/wide: [0.81842, 1.22187].
+
+params <- c("library", "deployment", "op", "msize")
+narrow <- c(0.99, 1, 1.01)
+wide <- c(0.9, 1, 1.1)
+
+# Three pairs x/y at three sizes, each side's run medians given.
+decided <- function(a, b, relation = "<=", p_thres = 0.05, v_thres = 1.03, hold_ratio = 1.03, ci_level = 0.95) {
+  cells <- make_cells(library = "lib", deployment = "1x2", op = rep(c("x", "y"), each = length(a)),
+                      msize = rep(seq_along(a), 2L))
+  values <- c(a, b)
+  names(values) <- as.character(seq_along(values))
+  g <- guideline(list(op = "x"), list(op = "y"), relation = relation)
+  state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
+                params = params, p_thres = p_thres, v_thres = v_thres, adjust = "none", ci_level = ci_level,
+                hold_ratio = hold_ratio)
+  work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  decide_tests(assess_tests(state, make_medians(values), work), state)
+}
+
+test_that("violated, holds and open, as worked out by hand", {
+  t <- decided(list(1.2 * narrow, narrow, wide), list(narrow, narrow, wide))
+  # 1: every run of a above b, p = 1/C(6,3) = 0.05 <= 0.05, ratio 1.2: violated.
+  expect_equal(t$p_value[1], 0.05)
+  expect_equal(t$ratio[1], 1.2)
+  # 2: interval [0.98024, 1.02016], its upper bound below 1.03: holds.
+  expect_equal(c(t$ratio_ci_low[2], t$ratio_ci_high[2]), c(0.980238, 1.020161), tolerance = 1e-5)
+  # 3: interval [0.81842, 1.22187]: a violation of 1.03 (and more) still fits: open.
+  expect_equal(c(t$ratio_ci_low[3], t$ratio_ci_high[3]), c(0.81842, 1.22187), tolerance = 1e-5)
+  expect_equal(t$decision, c("violated", "holds", "open"))
+})
+
+test_that("the hold ratio draws the line: the same interval holds below 1.03, not below 1.02", {
+  expect_equal(decided(list(narrow), list(narrow), hold_ratio = 1.03)$decision, "holds")
+  expect_equal(decided(list(narrow), list(narrow), hold_ratio = 1.02, v_thres = 1.02)$decision, "open")
+  # A guideline's own, larger threshold is its hold ratio: 1.22187 < 1.25 holds.
+  state_own <- decided(list(wide), list(wide), hold_ratio = 1.25, v_thres = 1.25)
+  expect_equal(state_own$decision, "holds")
+})
+
+test_that("a ~ b holds only if neither side is slower by the hold ratio", {
+  # a = 0.975 b: a/b's interval 0.975 x [0.98024, 1.02016] = [0.9557, 0.9947] is below 1.03, so a <= b
+  # holds; but b/a = 1.0256 with [1.0053, 1.0464] reaches 1.03: a ~ b is open (and not violated: 1.0256 < 1.03).
+  slower_b <- narrow / 0.975
+  le <- decided(list(narrow), list(slower_b))
+  expect_equal(le$decision, "holds")
+  expect_equal(le$ratio_ci_high, 0.975 * 1.020161, tolerance = 1e-5)
+  alike <- decided(list(narrow), list(slower_b), relation = "~")
+  expect_equal(alike$slower, "b")
+  expect_equal(alike$ratio_ci_high, 1.020161 / 0.975, tolerance = 1e-5)
+  expect_equal(alike$decision, "open")
+  expect_equal(decided(list(narrow), list(narrow), relation = "~")$decision, "holds")
+})
+
+test_that("a side of one run has no interval: it never holds", {
+  expect_equal(decided(list(1), list(narrow))$decision, "open")
+})
+
+test_that("Bonferroni over the planned looks: each look at p_thres / looks, intervals at 1 - (1 - level) / looks", {
+  dir <- tempfile("archive-")
+  dir.create(dir)
+  writeLines('{"looks_planned": 4, "nrun": 8, "nrun_step": 4, "nrun_max": 20}', file.path(dir, "adaptive.json"))
+  registry <- read_registry(nbh_root)
+  rule <- look_rule(list(list(dir = dir)), 0.001, 0.95, registry)
+  expect_equal(c(rule$looks, rule$p_look, rule$ci_level_look), c(4, 0.00025, 0.9875))
+  expect_true(rule$adaptive)
+  fixed <- look_rule(list(list(dir = tempdir())), 0.001, 0.95, registry)
+  expect_equal(c(fixed$looks, fixed$p_look, fixed$ci_level_look), c(1, 0.001, 0.95))
+  writeLines('{"looks_planned": 0}', file.path(dir, "adaptive.json"))
+  expect_error(look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "looks_planned", class = "nbh_input_error")
+})
+
+test_that("the hold ratio: --hold-ratio, else the campaign's, never below the ratio threshold", {
+  archive <- function(h) list(info = list(settings = list(hold_ratio = h)))
+  expect_equal(campaign_hold_ratio(list(archive(NULL)), NULL, 1.03), 1.03)
+  expect_equal(campaign_hold_ratio(list(archive(1.2), archive(1.1)), NULL, 1.03), 1.2)
+  expect_equal(campaign_hold_ratio(list(archive(1.2)), 1.05, 1.03), 1.05)
+  expect_equal(campaign_hold_ratio(list(archive(1.02)), NULL, 1.05), 1.05)
+  expect_error(campaign_hold_ratio(list(archive(NULL)), 1.01, 1.03), "--hold-ratio: 1.01 is below", class = "nbh_input_error")
+})
+
+test_that("replayed looks: a test is decided in the first round whose runs decide it", {
+  # Cells 1, 2: x and y at size 1; 3, 4: at size 2. Round 1: runs 1-3, round 2: runs 4-6.
+  cells <- make_cells(library = "lib", deployment = "1x2", op = rep(c("x", "y"), each = 2L), msize = rep(1:2, 2L))
+  g <- guideline(list(op = "x"), list(op = "y"))
+  state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
+                params = params, p_thres = 0.05, v_thres = 1.03, adjust = "none", ci_level = 0.95, hold_ratio = 1.03)
+  # Size 1 holds on the narrow runs of round 1; size 2 is open on (0.96, 1, 1.04) in round 1
+  # ([0.9232, 1.0832]) and holds on the 6 runs (0.96, 1, 1, 1, 1, 1.04) of both ([0.9770, 1.0235]).
+  medians <- make_medians(list(`1` = c(narrow, narrow), `3` = c(narrow, narrow), `2` = c(0.96, 1, 1.04, 1, 1, 1),
+                               `4` = c(0.96, 1, 1.04, 1, 1, 1)))
+  work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  runs <- data.table(run_key = 1:6, round = rep(1:2, each = 3L))
+  tests <- decide_tests(assess_tests(state, medians, work), state)
+  expect_equal(tests$decision, c("holds", "holds"))
+  r <- decision_rounds(tests, state, runs, medians, work)
+  expect_equal(r$decided, c(1L, 2L))
+  expect_equal(r$rounds, 2L)
+  expect_equal(r$looks[, .(round, open, holds)], data.table(round = 1:2, open = c(1L, 0L), holds = c(1L, 2L)))
+  # An archive without a round column is one round: every decided test in round 1.
+  one <- decision_rounds(tests, state, data.table(run_key = 1:6, round = NA_integer_), medians, work)
+  expect_equal(one$decided, c(1L, 1L))
+})
+
+test_that("the experiments an open test needs: both of its cells, none of a decided test's", {
+  cells <- make_cells(exp = c(1L, 2L, 1L, 2L), context = rep(1:2, each = 2L), deployment = rep(c("1x2", "1x4"), each = 2L),
+                      param_set = "default")
+  result <- list(tests = data.table(a_cell = c(1L, 3L), b_cell = c(2L, 4L), decision = c("open", "holds")),
+                 frame = list(cells = cells, ids = data.table(archive = 1L, id = c(10L, 20L), exp = 1:2)))
+  expect_equal(needed_experiments(result), data.table(deployment = "1x2", param_set = "default", id = c(10L, 20L)))
+})
+
+test_that("summary.csv counts the tests that hold and are open per guideline and context", {
+  s <- data.table(guideline_no = 1:2, library = "lib", param_set = "default", deployment = "1x2", nprocs = 2L,
+                  n_vio_tests = c(1L, 0L), n_tests = c(4L, 0L), n_groups = 1L, power = "ok")
+  tt <- data.table(guideline_no = 1L, library = "lib", param_set = "default", deployment = "1x2", nprocs = 2L,
+                   decision = c("violated", "holds", "holds", "open"))
+  out <- summary_decisions(s, tt)
+  expect_equal(out[, .(n_holds_tests, n_open_tests)], data.table(n_holds_tests = c(2L, 0L), n_open_tests = c(1L, 0L)))
+  expect_equal(names(out)[9:11], c("n_holds_tests", "n_open_tests", "power"))
+})

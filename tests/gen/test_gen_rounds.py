@@ -1,0 +1,150 @@
+"""Adaptive rounds (gen/rounds.py): the looks an adaptive campaign plans,
+the runs of a later round (only the experiments open tests need, shuffled,
+new run ids and seeds, within the budget), and the settings' mistakes."""
+import csv
+import json
+import os
+import pathlib
+import re
+import subprocess
+
+import pytest
+
+from gen import rounds
+from gen.envfile import read_environment
+from gen.errors import NbhError
+from gen.generate import command, generate
+from gen.runs import run_seed, shuffle_order
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def private_work(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBH_WORK", str(tmp_path / "work"))
+    monkeypatch.setenv("NBH_ARCHIVES", str(tmp_path / "archives"))
+
+
+def nbhbench(*args):
+    return subprocess.run([str(ROOT / "nbhbench"), *map(str, args)], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ))
+
+
+def read(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(line for line in f if not line.startswith("#")))
+
+
+def test_looks_and_their_thresholds():
+    assert rounds.looks_planned(10, 5, 30) == 5      # after 10, 15, 20, 25, 30 runs
+    assert rounds.looks_planned(8, 4, 30) == 7       # 8, 12, ..., 28, then 30
+    assert rounds.looks_planned(10, 5, 10) == 1      # a budget of one round: one look
+    assert rounds.spent(0.001, 0.95, 5) == pytest.approx((0.0002, 0.99))
+
+
+def adaptive_demo(*more):
+    workspace, _ = generate("demo", "local-openmpi", ["deployments=1x4,1x2", "adaptive=yes", "nrun=10",
+                                                      "nrun_max=22", "nrun_step=5", *more])
+    return workspace
+
+
+def test_a_round_holds_only_what_open_tests_need_shuffled_in_new_runs():
+    workspace = adaptive_demo()
+    info = workspace.info()
+    plan = read_json(workspace.path / "adaptive.json")
+    assert (plan["looks_planned"], plan["p_look"], plan["state"]) == (4, 0.00025, "round 1")
+    runs = workspace.runs()
+    assert {r["round"] for r in runs} == {"1"} and len(runs) == 20
+    needed = {("1x4", "default"): {3, 7, 12, 20}}   # 1x2 needs nothing: it gets no runs
+    new = rounds.round_runs(runs, needed, 5, 22, info["settings"]["seed"], 2)
+    assert [r["run_id"] for r in new] == [f"1x4-default-r{k:03d}" for k in range(11, 16)]
+    assert all(r["seed"] == run_seed(info["settings"]["seed"], "1x4", "default", r["run"]) for r in new)
+    env = read_environment(str(workspace.env / info["env"]))
+    order = [int(e["id"]) for e in workspace.experiments()]
+    rounds.write_round(workspace, info, env, new, order)
+
+    table = workspace.runs()
+    assert len(table) == 25 and [r["round"] for r in table[20:]] == ["2"] * 5
+    assert {r["experiments_total"] for r in table[20:]} == {"4"} and table[0]["experiments_total"] == "24"
+    first = {int(row["id"]): row for row in read(workspace.input("1x4-default-r001", 1))}
+    orders = []
+    for run in table[20:]:
+        rows = read(workspace.input(run["run_id"], 1))
+        ids = [int(row["id"]) for row in rows]
+        assert sorted(ids) == [3, 7, 12, 20], "only the experiments open tests need"
+        assert ids == [[3, 7, 12, 20][k] for k in shuffle_order(4, int(run["seed"]))], "shuffled with the run's seed"
+        assert all(dict(row, seed="") == dict(first[int(row["id"])], seed="") for row in rows)
+        assert {row["seed"] for row in rows} == {run["seed"]}
+        job = workspace.job(run["run_id"], 1).read_text()
+        assert str(workspace.input(run["run_id"], 1)) in job and os.access(workspace.job(run["run_id"], 1), os.X_OK)
+        orders.append(ids)
+    assert len({tuple(o) for o in orders}) > 1, "each run its own order"
+
+    # The next round: the budget of 22 leaves 7 runs; 2 in round 4.
+    third = rounds.round_runs(workspace.runs(), needed, 5, 22, info["settings"]["seed"], 3)
+    assert [r["run"] for r in third] == [16, 17, 18, 19, 20]
+    rounds.write_round(workspace, info, env, third, order)
+    assert [r["run"] for r in rounds.round_runs(workspace.runs(), needed, 5, 22, 1, 4)] == [21, 22]
+    assert rounds.runs_left(workspace.runs(), 22) == 2 + 12   # 1x4: 2 left; 1x2: 12 left
+    assert rounds.round_runs(workspace.runs(), {}, 5, 22, 1, 4) == [], "nothing open: no round"
+
+
+def test_rounds_interleave_the_deployments_that_need_runs():
+    workspace = adaptive_demo()
+    runs = workspace.runs()
+    new = rounds.round_runs(runs, {("1x4", "default"): {1}, ("1x2", "default"): {2, 3}}, 2, 22, 1, 2)
+    assert [r["run_id"] for r in new] == ["1x4-default-r011", "1x2-default-r011", "1x4-default-r012",
+                                          "1x2-default-r012"]
+    assert [r["ids"] for r in new] == [[1], [2, 3], [1], [2, 3]]
+
+
+def read_json(path):
+    return json.loads(path.read_text())
+
+
+@pytest.mark.parametrize("items, message", [
+    (["adaptive=yes", "nrun_max=5"], "nrun_max 5 is below nrun 10 (nrun_max from --set, nrun from "),
+    (["adaptive=yes", "nrun_max=20", "nrun_step=0"], "--set nrun_step=0: 0 is outside 1..10000 runs "
+                                                     "(registry/limits.csv: nrun_step)"),
+    (["adaptive=yes"], "adaptive = yes (adaptive from --set) needs nrun_max"),
+    (["adaptive=maybe"], "--set adaptive=maybe: 'maybe' is neither yes nor no"),
+    (["hold_ratio=1.01"], "hold_ratio 1.01 (hold_ratio from --set) is below the ratio threshold 1.03"),
+])
+def test_adaptive_settings_mistakes_write_nothing(tmp_path, items, message):
+    with pytest.raises(NbhError, match=re.escape(message)):
+        generate("demo", "local-openmpi", items)
+    assert not (tmp_path / "work" / "demo").exists()
+
+
+def test_nrun_max_below_nrun_in_campaign_conf_is_one_line_naming_its_line(tmp_path):
+    campaign = tmp_path / "mine"
+    campaign.mkdir()
+    for name in ("experiments.py", "assessment.conf"):
+        (campaign / name).write_text((ROOT / "campaigns" / "demo" / name).read_text())
+    (campaign / "campaign.conf").write_text("deployments = 1x4\nnrun = 10\nnrep = 5\ntime_limit = 5\n"
+                                            "adaptive = yes\nnrun_max = 8\n")
+    result = nbhbench("generate", campaign, "--env", "local-openmpi")
+    assert result.returncode == 2 and result.stderr.count("\n") == 1, result.stderr
+    assert "nrun_max 8 is below nrun 10 (nrun_max from" in result.stderr
+    assert "mine/campaign.conf:6, nrun from" in result.stderr and "campaign.conf:2)" in result.stderr
+    assert not (tmp_path / "work" / "mine").exists()
+    (campaign / "assessment.conf").unlink()
+    (campaign / "campaign.conf").write_text("deployments = 1x4\nnrun = 10\nnrep = 5\ntime_limit = 5\n"
+                                            "adaptive = yes\nnrun_max = 20\n")
+    with pytest.raises(NbhError, match=r"adaptive = yes \(.*campaign.conf:5\) needs the campaign's assessment, "
+                                       r"but .* has no assessment.conf"):
+        generate(str(campaign), "local-openmpi")
+    assert not (tmp_path / "work" / "mine").exists()
+
+
+def test_generate_warns_when_the_first_round_cannot_reach_the_spent_threshold(capsys):
+    # 8 runs reach 1/C(16,8) = 7.8e-5; 20 looks spend 0.001 down to 5e-5.
+    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
+             "--set", "nrun_step=1"])
+    said = capsys.readouterr()
+    assert "at most 20 looks, each at p <= 5e-05" in said.out
+    assert "nrun=8 cannot show a violation in the first round" in said.err
+    assert "the p threshold 0.001 spent over the 20 planned looks" in said.err and "use nrun >= 9" in said.err
+    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=16",
+             "--set", "nrun_step=4"])
+    assert "warning" not in capsys.readouterr().err

@@ -1,0 +1,126 @@
+"""Adaptive campaigns end to end with the real kernel (SPEC 7.5): a PMPI
+tool (pmpi_slowdown.c) slows MPI_Neighbor_alltoall with MPI_INT at 1 KiB in
+every run and at 4 KiB in every fourth run; campaigns/adaptive compares int
+with byte at four sizes in rounds (nrun 7, rounds of 3, up to 13). The
+slowed cell is violated at the first look and measured no more; the
+untouched ones hold; the sometimes-slow one stays open until the budget
+ends. Locally (interrupted in round 2 and resumed) with Open MPI, through
+the tests' Slurm with MPICH; archive and analyze take the rounds."""
+import json
+import signal
+
+import pytest
+
+from workflow_testing import HERE, ROOT, read_csv, wait_until
+
+CAMPAIGN = HERE / "campaigns" / "adaptive"
+EVERY_RUN, SOME_RUNS, UNTOUCHED = 1024, 4096, {256, 16384}
+
+
+def planted(library):
+    tool = ROOT / "build" / library / "libnbh-slowdown.so"
+    return [f"--set=launch_env={v}" for v in (f"LD_PRELOAD={tool}", "NBH_SLOWDOWN_OP=neighbor_alltoall",
+                                              "NBH_SLOWDOWN_DATATYPE=int", f"NBH_SLOWDOWN_MSIZES={EVERY_RUN}",
+                                              f"NBH_SLOWDOWN_SOMETIMES_MSIZES={SOME_RUNS}", "NBH_SLOWDOWN_US=20000")]
+
+
+def ids_of_sizes(workspace, sizes):
+    return {int(e["id"]) for e in workspace.experiments() if int(e["msize"]) in sizes}
+
+
+def input_ids(workspace, run_id):
+    return {int(row["id"]) for row in read_csv(workspace.input(run_id, 1))}
+
+
+def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path):
+    bench.ok("generate", CAMPAIGN, "--env", "local-openmpi", *planted("openmpi"))
+    workspace = bench.workspace("adaptive")
+    # Stopped in round 2 (its first run has started), as Ctrl-C stops it.
+    submit = bench.start("submit", "adaptive")
+    wait_until(lambda: workspace.record("1x4-default-r008", 1).is_file(), 120, "round 2 started")
+    submit.send_signal(signal.SIGINT)
+    out, err = submit.communicate(timeout=60)
+    assert submit.returncode == 130, out + err
+    assert "look after round 1: 4 tests: 1 violated" in out
+    assert "round 2: 3 runs of " in out and "interrupted: run 1x4-default-r0" in err
+    status = bench.ok("status", "adaptive").stdout
+    assert "adaptive: round 2 of at most 3" in status and "after round 1: 4 tests: 1 violated" in status
+
+    resumed = bench.ok("submit", "adaptive", "--resume", timeout=300)
+    assert "look after round 3" in resumed.stdout
+    assert "adaptive: budget spent: 1 tests open after round 3" in resumed.stdout, resumed.stdout
+    record = json.loads((workspace.path / "adaptive.json").read_text())
+    assert [look["round"] for look in record["looks"]] == [1, 2, 3]
+    assert record["looks_planned"] == 3 and record["p_look"] == pytest.approx(0.001 / 3)
+
+    # Rounds 2 and 3: new runs r008..r013 holding exactly what the look before them found open.
+    runs = workspace.runs()
+    assert [r["run_id"] for r in runs] == [f"1x4-default-r{k:03d}" for k in range(1, 14)]
+    assert [r["round"] for r in runs] == ["1"] * 7 + ["2"] * 3 + ["3"] * 3
+    for number, first in ((2, 8), (3, 11)):
+        needed = {int(row["id"]) for row in read_csv(workspace.path / "looks" / str(number - 1) / "needed.csv")}
+        for run in range(first, first + 3):
+            assert input_ids(workspace, f"1x4-default-r{run:03d}") == needed
+        assert not needed & ids_of_sizes(workspace, {EVERY_RUN}), "the violated cell is measured no more"
+        assert needed >= ids_of_sizes(workspace, {SOME_RUNS}), "the undecided cell in every round"
+
+    archive, _ = bench.archive("adaptive")
+    assert (archive / "adaptive.json").is_file() and (archive / "looks" / "3" / "tests.csv").is_file()
+    assert [r["round"] for r in read_csv(archive / "runs.csv")] == [r["round"] for r in runs]
+    out = tmp_path / "analysis"
+    bench.ok("analyze", archive, "--out", out, "--no-plots")
+    tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
+    assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["decided_round"] == "1"
+    assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", "13"), "unequal run counts"
+    assert tests[SOME_RUNS]["decision"] == "open" and tests[SOME_RUNS]["decided_round"] == ""
+    assert {tests[m]["decision"] for m in UNTOUCHED} == {"holds"}
+    [summary] = read_csv(out / "summary.csv")
+    assert (summary["n_vio_tests"], summary["n_holds_tests"], summary["n_open_tests"]) == ("1", "2", "1")
+    report = (out / "report.md").read_text()
+    assert "**Decided: 1 violated, 2 hold, 1 open**" in report and "## Adaptive rounds" in report
+    assert "each look tests at p <= 0.000333 (0.001 / 3)" in report
+    assert "runs spent: 13 of the 13 of the fixed design" in report
+
+
+def test_slurm_rounds_are_jobs_of_their_own_and_wait_follows_them(slurm_bench, tmp_path):
+    bench = slurm_bench
+    bench.ok("generate", CAMPAIGN, "--env", "slurm-mpich", "--set", "deployments=1x2", "--set", "nrun_max=10",
+             *planted("mpich"))
+    done = bench.ok("submit", "adaptive", "--wait", timeout=400)
+    assert "look after round 1" in done.stdout and "round 2: 3 runs of " in done.stdout
+    assert "look after round 2" in done.stdout and "budget spent" in done.stdout, done.stdout
+    lines = bench.ok("status", "adaptive").stdout.splitlines()
+    jobs = {line.split()[0]: line.split()[4] for line in lines[2:] if line.startswith("1x2-")}
+    assert len(jobs) == 10 and all(j.isdigit() for j in jobs.values()) and len(set(jobs.values())) == 10
+    assert any(line.startswith("adaptive: round 2 of at most 2") for line in lines)
+    archive, _ = bench.archive("adaptive")
+    out = tmp_path / "analysis"
+    bench.ok("analyze", archive, "--out", out, "--no-plots")
+    tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
+    assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["runs_a"] == "7"
+    assert tests[SOME_RUNS]["decision"] == "open" and tests[SOME_RUNS]["runs_a"] == "10"
+
+
+def test_adaptive_mistakes_are_one_line_and_submit_nothing(bench, tmp_path):
+    # --adaptive on a campaign without nrun_max, or without an assessment.
+    bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2")
+    refused = bench("submit", "demo", "--adaptive")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "an adaptive campaign needs nrun_max" in refused.stderr
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "experiments.py").write_text((ROOT / "campaigns" / "demo" / "experiments.py").read_text())
+    (mine / "campaign.conf").write_text("deployments = 1x4\nnrun = 7\nnrun_max = 9\nnrep = 5\ntime_limit = 5\n")
+    bench.ok("generate", mine, "--env", "local-openmpi")
+    refused = bench("submit", "mine", "--adaptive")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1
+    assert "--adaptive needs the campaign's assessment" in refused.stderr and "no assessment.conf" in refused.stderr
+    # An assessment that names no test of the campaign: its sides never meet.
+    (mine / "assessment.conf").write_text("[none]\nparameter = op\nvaried = msize\n"
+                                          "neighbor_alltoall <= allgather\n")
+    bench.ok("generate", mine, "--env", "local-openmpi", "--set", "adaptive=yes")
+    refused = bench("submit", "mine")
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "mine: campaign/assessment.conf: the assessment names no test of this campaign" in refused.stderr
+    for name in ("demo", "mine"):
+        assert not list(bench.workspace(name).attempts.iterdir()), "nothing submitted"
