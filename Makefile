@@ -28,7 +28,7 @@ LIBRARIES ?=
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
 CPPFLAGS := -Ikernel -I$(BUILD)
 
-KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/datatypes/*.c)
+KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/datatypes/*.c kernel/sync/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
 .PHONY: all deps kernels kernel releases analyzer test demo bench clean FORCE
@@ -104,7 +104,7 @@ UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
         $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so \
-        $(OUT)/nbh-pack-bench
+        $(OUT)/nbh-pack-bench $(OUT)/nbh-kernel-testclock $(OUT)/libnbh-neighbor-barrier.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -115,6 +115,14 @@ $(OUT)/nbh-kernel: $(OBJECTS)
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $^ -lm -o $@
+
+# The kernel of the clock-synchronisation tests (tests/kernel): every process's
+# clock off by a known offset and drift (tests/kernel/test_clock.c instead of
+# kernel/sync/local_clock.c). Never the measuring binary.
+$(OUT)/nbh-kernel-testclock: $(filter-out $(OUT)/obj/sync/local_clock.o,$(OBJECTS)) tests/kernel/test_clock.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) $^ -lm -o $@
 
 # Which operations this build can run (persistent collectives depend on the
 # library): what `nbhbench generate` reads. The kernel answers without MPI_Init.
@@ -140,6 +148,13 @@ $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
 
 # The PMPI tool of the datatypes end-to-end test (tests/workflow): slows struct descriptions.
 $(OUT)/libnbh-struct-slowdown.so: tests/workflow/pmpi_struct_slowdown.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the arrival test (tests/workflow): MPI_Neighbor_alltoall
+# waits for every process of its communicator first (AR2's planted defect).
+$(OUT)/libnbh-neighbor-barrier.so: tests/workflow/pmpi_neighbor_barrier.c
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@

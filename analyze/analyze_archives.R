@@ -8,8 +8,11 @@
 # (compare_param_sets); decide every test (violated, holds or open) and,
 # for an adaptive campaign, in which round (decisions.R). Where the busy
 # work was measured, its run medians (reduce_work) feed computed sides
-# (GL16) and the overlap table. Returns everything the tables, plots and
-# report are made of.
+# (GL16) and the overlap table, and those of the measured arrival delay
+# (reduce_delay) AR1's; where the kernel wrote per-process times
+# (read_ranks), they feed AR2 and the arrival table, and the clock starts'
+# records the report's start skew. Returns everything the tables, plots
+# and report are made of.
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
@@ -51,9 +54,14 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 " is left after the checks (see the warnings above)")
   }
   work <- reduce_work(archives, frame, medians)
-  for (k in seq_along(guidelines)) check_computed_side(guidelines[[k]], pairs[[k]], work)
+  delays <- reduce_delay(archives, frame, medians)
+  ranks <- read_ranks(archives, frame, medians)
+  for (k in seq_along(guidelines)) {
+    check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)
+  }
   state <- list(guidelines = guidelines, cells = frame$cells, pairs = pairs, params = params$name,
-                p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio)
+                p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio,
+                ranks = ranks, delays = delays)
   tests <- decide_tests(assess_tests(state, medians, work), state)
   rounds <- NULL
   if (replay) {
@@ -68,7 +76,9 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        characterization = characterization_table(frame$cells, medians, params$name, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
-       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state)
+       graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state,
+       arrival = arrival_extra_times(frame$cells, ranks, params$name),
+       clock_starts = read_clock_starts(archives, frame, medians))
 }
 
 # Every guideline of STATE assessed on MEDIANS (and WORK, for computed
@@ -76,8 +86,9 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
 # guidelines, and the bootstrap spread of every cell's run medians (for
 # the intervals), side by side in the workers. STATE: list(guidelines,
 # cells, pairs (match_sides of each guideline), params (names), p_thres,
-# v_thres, adjust, ci_level). An adaptive campaign's looks (decisions.R)
-# call it again on the runs of each round.
+# v_thres, adjust, ci_level; ranks and delays for AR2 and AR1, if any). An
+# adaptive campaign's looks (decisions.R) call it again on the runs of
+# each round (the per-process times then of those runs only).
 assess_tests <- function(state, medians, work) {
   guidelines <- state$guidelines
   jobs <- map_in_workers(c(seq_along(guidelines), 0L), function(k) {
@@ -87,8 +98,10 @@ assess_tests <- function(state, medians, work) {
     tests <- if (is.null(g$computed)) {
       assess_guideline(g, state$cells, medians, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]])
     } else {
+      ranks <- state$ranks
+      if (!is.null(ranks)) ranks <- ranks[run %in% medians$run]
       assess_computed_guideline(g, state$cells, medians, work, state$params, state$p_thres, v_thres,
-                                pairs = state$pairs[[k]])
+                                pairs = state$pairs[[k]], ranks = ranks, delays = state$delays)
     }
     tests[, guideline := k]
   })

@@ -10,7 +10,7 @@ NOT_ANALYSED <- c("id", "nrep", "seed")
 # the column is read as if the parameter did not apply (NA), so that such
 # an archive is analysed exactly as before.
 LATER_PARAMETERS <- c("work_factor", "graph", "weights", "layout", "type_constructor", "packing", "unit", "unit2",
-                      "stride", "stride2", "halo_n", "matrix_n")
+                      "stride", "stride2", "halo_n", "matrix_n", "arrival", "arrival_us", "late_rank", "sync")
 # ... except where the value before the parameter existed is known: every
 # operation that moves data moved contiguous data, described by the basic
 # type, packed by the library. Such an archive's cells then meet today's

@@ -45,6 +45,8 @@ REGISTRY_LISTS = (
     ("type_constructor", "type_constructors", "Type constructors (type_constructor = NAME, as the layout allows; "
      "registry/type_constructors.csv):", ("mpi_call",)),
     ("packing", "packings", "Packings (packing = NAME, as the layout allows; registry/packings.csv):", ()),
+    ("arrival", "arrivals", "Arrival patterns (arrival = NAME; registry/arrivals.csv):", ()),
+    ("sync", "syncs", "Starts (sync = NAME; registry/syncs.csv):", ()),
     ("parameter", "parameters", "Parameters (experiments.py levels(NAME=...), --set NAME=...; id, nrep and "
      "seed come from the campaign; registry/parameters.csv):", ("type",)),
 )

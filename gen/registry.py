@@ -1,6 +1,6 @@
 """The registry (registry/*.csv): the one list of operations, topologies,
 constructors, orders, datatypes, layouts, type constructors, packings,
-kernel parameters and guidelines."""
+arrival patterns, sync methods, kernel parameters and guidelines."""
 import csv
 import dataclasses
 import functools
@@ -28,6 +28,8 @@ class Registry:
         self.constructors = by_name("constructors")
         self.orders = by_name("orders")
         self.datatypes = by_name("datatypes")
+        self.arrivals = by_name("arrivals")
+        self.syncs = by_name("syncs")
         self.parameters = by_name("parameters")
         self.layouts = by_name("layouts")
         self.type_constructors = by_name("type_constructors")

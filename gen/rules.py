@@ -14,7 +14,10 @@ from gen.graphs import spec as graph_spec
 
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
                "order": "orders", "datatype": "datatypes", "layout": "layouts",
-               "type_constructor": "type_constructors", "packing": "packings"}
+               "type_constructor": "type_constructors", "packing": "packings",
+               "arrival": "arrivals", "sync": "syncs"}
+# Defaults the kernel computes from the run's process count: the cell stays empty.
+PER_RUN_DEFAULTS = {"p/2"}
 
 
 class RowError(ValueError):
@@ -28,9 +31,10 @@ class RowError(ValueError):
         self.about_row = about_row
 
 
-def applies(reg, parameter, op, topology, layout=None):
+def applies(reg, parameter, op, topology, row=None, layout=None):
     """Whether PARAMETER applies to an experiment (registry parameters.csv
-    applies_to; msize and the geometry also by the LAYOUT, layouts.csv)."""
+    applies_to; msize and the geometry also by the LAYOUT, layouts.csv).
+    ROW: the experiment's parameters so far (its arrival pattern)."""
     where = reg.parameters[parameter]["applies_to"]
     if where == "all":
         return True
@@ -41,6 +45,10 @@ def applies(reg, parameter, op, topology, layout=None):
     if where == "operations that move data":
         moves = reg.operations[op]["moves_data"] == "1"
         return moves and not (parameter == "msize" and layout and layouts.msize_derived(reg, layout))
+    if where == "arrival patterns":
+        return (row or {}).get("arrival") not in (None, "none")
+    if where in reg.arrivals:
+        return (row or {}).get("arrival") == where
     names = where.split()
     unknown = [n for n in names if n not in reg.topologies]
     if unknown:
@@ -136,24 +144,39 @@ def complete(reg, raw):
         if parameter in row:
             continue
         value = raw.get(parameter)
-        if not applies(reg, parameter, op, topology, layout):
+        if not applies(reg, parameter, op, topology, row, layout):
             if not is_empty(value):
-                why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else \
-                    f"layout {layout}" if layout and parameter in ["msize", *layouts.GEOMETRY] else f"op {op}"
-                raise RowError(parameter, f"{parameter} does not apply to {why} (leave it out)")
+                raise RowError(parameter, not_applicable(reg, parameter, value, op, topology, row, layout))
             row[parameter] = None
             continue
         if is_empty(value):
             value = default(reg, parameter, topology, layout)
+            if value in PER_RUN_DEFAULTS:
+                row[parameter] = None
+                continue
             if value is None:
-                where = f"layout {layout}" if parameter in layouts.GEOMETRY else f"op {op} on topology {topology}"
-                raise RowError(parameter, f"no {parameter} given (required for {where})")
+                what = f"arrival {row['arrival']}" if parameter == "arrival_us" else \
+                    f"layout {layout}" if parameter in layouts.GEOMETRY else f"op {op} on topology {topology}"
+                raise RowError(parameter, f"no {parameter} given (required for {what})")
         row[parameter] = parse_value(reg, parameter, value)
         if parameter in WORD_TABLES:
             check_word(reg, parameter, row[parameter],
                        topology if parameter in ("constructor", "order") else None)
     check_relations(reg, row)
     return row
+
+
+def not_applicable(reg, parameter, value, op, topology, row, layout=None):
+    """Why PARAMETER may not be given to this experiment."""
+    if parameter == "sync":
+        return (f"sync={value}: op {op} cannot run in windows of a global clock (each repetition builds and "
+                "frees a communicator): sync applies to operations that move data (leave it out)")
+    where = reg.parameters[parameter]["applies_to"]
+    if where == "arrival patterns" or where in reg.arrivals:
+        return f"{parameter} does not apply to arrival {row.get('arrival') or 'none'} (leave it out)"
+    why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else \
+        f"layout {layout}" if layout and parameter in ["msize", *layouts.GEOMETRY] else f"op {op}"
+    return f"{parameter} does not apply to {why} (leave it out)"
 
 
 def check_relations(reg, row):
@@ -209,6 +232,8 @@ def deployment_problem(reg, row, nprocs):
     degree = max_degree(row, nprocs)
     if degree > reg.limits["max_degree"]:
         return f"{degree} neighbors per process, more than the kernel's {reg.limits['max_degree']}"
+    if row.get("late_rank") is not None and row["late_rank"] >= nprocs:
+        return f"late_rank {row['late_rank']} is not a process: the run has {nprocs} (ranks 0..{nprocs - 1})"
     if reg.topologies[row["topology"]]["radius"] == "1" and nprocs == 1 and row["nfin"] == row["ndim"]:
         return (f"radius {row['radius']} is impossible on 1 process: every dimension is finite "
                 "and of extent 1, so no process has a neighbor")

@@ -18,6 +18,8 @@ const char *const constructor_names[N_CONSTRUCTORS] = {NBH_CONSTRUCTORS(NBH_NAME
 const char *const order_names[N_ORDERS] = {NBH_ORDERS(NBH_NAME_ROW)};
 const struct datatype_info datatype_table[N_DATATYPES] = {NBH_DATATYPES(NBH_DATATYPE_ROW)};
 const struct parameter_info parameter_table[N_PARAMETERS] = {NBH_PARAMETERS(NBH_PARAMETER_ROW)};
+const char *const arrival_names[N_ARRIVALS] = {NBH_ARRIVALS(NBH_NAME_ROW)};
+const char *const sync_names[N_SYNCS] = {NBH_SYNCS(NBH_NAME_ROW)};
 
 int catalog_find(const void *table, int n, size_t stride, const char *word)
 {

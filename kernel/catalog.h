@@ -13,6 +13,8 @@
 #define NBH_ENUM_ORDER(name) ORDER_##name,
 #define NBH_ENUM_DATATYPE(name, ...) DATATYPE_##name,
 #define NBH_ENUM_PARAMETER(name, ...) PARAMETER_##name,
+#define NBH_ENUM_ARRIVAL(name) ARRIVAL_##name,
+#define NBH_ENUM_SYNC(name) SYNC_##name,
 
 enum operation { NBH_OPERATIONS(NBH_ENUM_OP) N_OPERATIONS };
 enum topology { NBH_TOPOLOGIES(NBH_ENUM_TOPOLOGY) N_TOPOLOGIES };
@@ -20,6 +22,8 @@ enum constructor { NBH_CONSTRUCTORS(NBH_ENUM_CONSTRUCTOR) N_CONSTRUCTORS };
 enum order { NBH_ORDERS(NBH_ENUM_ORDER) N_ORDERS };
 enum datatype { NBH_DATATYPES(NBH_ENUM_DATATYPE) N_DATATYPES };
 enum parameter { NBH_PARAMETERS(NBH_ENUM_PARAMETER) N_PARAMETERS };
+enum arrival { NBH_ARRIVALS(NBH_ENUM_ARRIVAL) N_ARRIVALS };
+enum sync { NBH_SYNCS(NBH_ENUM_SYNC) N_SYNCS };
 
 struct operation_info {
     const char *name;
@@ -61,6 +65,8 @@ extern const char *const constructor_names[N_CONSTRUCTORS];
 extern const char *const order_names[N_ORDERS];
 extern const struct datatype_info datatype_table[N_DATATYPES];
 extern const struct parameter_info parameter_table[N_PARAMETERS];
+extern const char *const arrival_names[N_ARRIVALS];
+extern const char *const sync_names[N_SYNCS];
 
 /* Index of `word` among `n` names spaced `stride` bytes apart, or -1. */
 int catalog_find(const void *table, int n, size_t stride, const char *word);

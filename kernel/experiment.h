@@ -30,6 +30,10 @@ struct experiment {
                      * against the input file's folder; else NULL */
     int weights;    /* graph only: 1 passes the edge counts as weights */
     struct layout_params layout;  /* operations that move data: the data layout (docs/datatypes.md) */
+    enum arrival arrival;  /* arrival pattern (arrival.h); ARRIVAL_none where it does not apply */
+    double arrival_us;     /* its maximum delay d */
+    int late_rank;         /* one_late: the late process (rank of the topology communicator) */
+    enum sync sync;        /* how repetitions start (sync/sync.h) */
     int line;       /* line in the input file, for messages */
 };
 

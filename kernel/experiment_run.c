@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arrival.h"
 #include "busy_work.h"
 #include "constructors.h"
 #include "datatypes/layout_buffers.h"
@@ -15,6 +16,7 @@
 #include "pairing.h"
 #include "reorder_record.h"
 #include "setups/setup.h"
+#include "sync/sync.h"
 #include "timing_loop.h"
 #include "validation.h"
 #include "work_factor.h"
@@ -88,6 +90,95 @@ static void dump_lists(const struct run_context *ctx, int comm_rank, struct outp
     free(text);
 }
 
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of n values (sorted in place); 0 for none. */
+static double median(double *values, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(values, n, sizeof(double), by_value);
+    return (values[(n - 1) / 2] + values[n / 2]) / 2;
+}
+
+/* sync = clock: what the start cost and achieved (rank 0's prep). latest:
+ * room for the valid repetitions' largest lateness. */
+static void sync_record(const struct sync_run *sync, const struct repetitions *reps, const double *lateness,
+                        double *latest, struct preparation *prep)
+{
+    int n = (int)reps->valid_count, rank;
+    MPI_Comm_rank(sync->base, &rank);
+    double mine[2] = {sync->prepare_seconds, sync->offset}, most[2], least;
+    MPI_Reduce(lateness, latest, n, MPI_DOUBLE, MPI_MAX, 0, sync->base);
+    MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, sync->base);
+    MPI_Reduce(&sync->offset, &least, 1, MPI_DOUBLE, MPI_MIN, 0, sync->base);
+    if (rank != 0)
+        return;
+    prep->sync_seconds = most[0];
+    prep->offset_spread = most[1] - least;
+    prep->window_seconds = sync->window;
+    prep->start_skew = median(latest, (size_t)n);
+    prep->invalid = reps->attempts - reps->valid_count;
+}
+
+/* Rank 0: every process's row of PREFIX.ranks.csv, in rank order (NULL
+ * elsewhere). one_late: a neighbor of the late process is one of its
+ * sources or destinations, as the library reports the lists. */
+static struct rank_row *rank_rows(const struct run_context *ctx, const struct repetitions *reps,
+                                  const struct experiment *e)
+{
+    double *values = malloc(sizeof(double) * 2 * (size_t)(reps->valid_count + 1));
+    size_t n = 0;
+    for (long i = 0; i < reps->attempts; i++)
+        if (reps->valid[i])
+            values[n] = reps->seconds[i], values[reps->valid_count + (long)n++] = reps->delay[i];
+    enum { NONE, LATE, NEIGHBOR, OTHER };
+    int role = NONE;
+    if (e->arrival == ARRIVAL_one_late) {
+        role = ctx->rank == e->late_rank ? LATE : OTHER;
+        for (int i = 0; i < ctx->lists.indegree && role == OTHER; i++)
+            role = ctx->lists.sources[i] == e->late_rank ? NEIGHBOR : role;
+        for (int i = 0; i < ctx->lists.outdegree && role == OTHER; i++)
+            role = ctx->lists.destinations[i] == e->late_rank ? NEIGHBOR : role;
+    }
+    double mine[4] = {ctx->rank, median(values, n), median(values + reps->valid_count, n), role};
+    free(values);
+    int base_rank, p;
+    MPI_Comm_rank(ctx->base, &base_rank);
+    MPI_Comm_size(ctx->base, &p);
+    double *all = base_rank == 0 ? malloc(sizeof(double) * 4 * (size_t)p) : NULL;
+    MPI_Gather(mine, 4, MPI_DOUBLE, all, 4, MPI_DOUBLE, 0, ctx->base);
+    if (base_rank != 0)
+        return NULL;
+    static const char *const roles[] = {"", "late", "neighbor", "other"};
+    struct rank_row *rows = malloc(sizeof(*rows) * (size_t)p);
+    for (int i = 0; i < p; i++) {
+        int r = (int)all[4 * i];
+        rows[r] = (struct rank_row){r, all[4 * i + 1], all[4 * i + 2], roles[(int)all[4 * i + 3]]};
+    }
+    free(all);
+    return rows;
+}
+
+/* --dump-delays: every process's drawn delay of every attempt, in us;
+ * rep is the attempt's place among the valid ones, -1 if invalid. */
+static void dump_delays(const struct run_context *ctx, const struct repetitions *reps, struct output *out)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *rows = open_memstream(&text, &size);
+    for (long i = 0, rep = 0; i < reps->attempts; i++)
+        fprintf(rows, "%ld,%d,%ld,%ld,%.6f\n", ctx->e->id, ctx->rank, i, reps->valid[i] ? rep++ : -1L,
+                reps->drawn[i] * 1e6);
+    fclose(rows);
+    gather_text(ctx->base, text, size, &out->delays);
+    free(text);
+}
+
 static void close_topology(struct run_context *ctx)
 {
     if (ctx->comm != ctx->base)
@@ -119,7 +210,7 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         dump_lists(&ctx, comm_rank, out);
 
     struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .type_size = -1,
-                               .type_extent = -1, .commit_seconds = -1};
+                               .type_extent = -1, .commit_seconds = -1, .sync_seconds = -1};
     if (e->work_factor > 0) {
         struct work_plan plan;
         work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
@@ -139,38 +230,69 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         findings_track_slots(check, &ctx);
         validation_fill(&ctx);
     }
-    size_t n = (size_t)e->nrep;
-    double *seconds = malloc(sizeof(double) * 4 * n), *work = seconds + n;
-    double *slowest = seconds + 2 * n, *slowest_work = seconds + 3 * n;
-    double loop_seconds = timing_loop(&ctx, s, check, e->nrep, seconds, work);
+    struct sync_run sync;
+    sync_run_init(&sync, e->sync, ctx.comm, ctx.base);
+    struct arrival_plan arrival;
+    arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs);
+    arrival.yield = clock_host_oversubscribed(ctx.base);  /* asked once per run */
+    sync.method->prepare(&sync, &ctx, s, &arrival);
+    struct repetitions reps;
+    repetitions_run(&ctx, s, &sync, arrival_delays(&arrival) ? &arrival : NULL, check, e->nrep, &reps);
+    sync.method->finish(&sync, &ctx);
     s->release(&ctx);
-    if (settings->loop_report)
-        loop_report(ctx.base, e->id, e->nrep, loop_seconds, seconds);
+    if (settings->loop_report)  /* over every attempt: a clock start's waits for its windows count too */
+        loop_report(ctx.base, e->id, reps.attempts, reps.loop_seconds, reps.seconds);
+
+    /* The valid repetitions, in order (with the barrier: all): time, work
+     * and delay side by side, reduced to the slowest process's at once. */
+    size_t n = (size_t)reps.valid_count;
+    double *seconds = malloc(sizeof(double) * 8 * (n + 1)), *work = seconds + n, *delay = seconds + 2 * n;
+    double *slowest = seconds + 3 * n, *slowest_work = seconds + 4 * n, *slowest_delay = seconds + 5 * n;
+    double *lateness = seconds + 6 * n, *latest = seconds + 7 * n;
+    for (long i = 0, k = 0; i < reps.attempts; i++)
+        if (reps.valid[i])
+            seconds[k] = reps.seconds[i], work[k] = reps.work[i], delay[k] = reps.delay[i],
+            lateness[k++] = reps.lateness[i];
 
     int base_rank;
     MPI_Comm_rank(ctx.base, &base_rank);
-    MPI_Reduce(seconds, slowest, 2 * (int)e->nrep, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    MPI_Reduce(seconds, slowest, 3 * (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     double init_slowest;
     MPI_Reduce(&ctx.init_seconds, &init_slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
+    if (e->sync == SYNC_clock)
+        sync_record(&sync, &reps, lateness, latest, &prep);
+    struct rank_row *ranks = settings->ranks && operation_table[e->op].moves_data
+                                 ? rank_rows(&ctx, &reps, e) : NULL;
+    if (settings->dump_delays && operation_table[e->op].moves_data)
+        dump_delays(&ctx, &reps, out);
     *findings_total = 0;
     if (check) {
         *findings_total = findings_report(check, ctx.base, &out->findings, e);
         findings_free(check);
     }
+    if (base_rank == 0 && (long)n < e->nrep)
+        fprintf(stderr, "nbh-kernel: experiment %ld: %ld of %ld repetitions started in their windows in "
+                "%ld attempts; the results keep those\n", e->id, (long)n, e->nrep, reps.attempts);
     /* Every table gets this experiment whole, or none of it does; everyone
      * learns the verdict, so a full disk stops all processes alike. */
     int status = 0;
     if (base_rank == 0) {
-        if (e->order == ORDER_RAND)
+        if (e->order == ORDER_RAND || e->arrival == ARRIVAL_uniform)
             output_seeds(out, e, ctx.nprocs);
-        output_results(out, e, slowest, slowest_work);
+        struct experiment kept = *e;
+        kept.nrep = (long)n;
+        output_results(out, &kept, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
-        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout)
+        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout || prep.sync_seconds >= 0)
             output_preparation(out, e, &prep);
+        if (ranks)
+            output_ranks(out, e, ctx.nprocs, ranks);
         status = output_end_experiment(out);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
+    free(ranks);
     free(seconds);
+    repetitions_free(&reps);
     close_topology(&ctx);
     return status;
 }

@@ -11,6 +11,8 @@ struct run_settings {
     double countdown_rate;  /* steps per microsecond */
     int validate;
     int dump_lists;         /* write PREFIX.lists.csv (tests) */
+    int dump_delays;        /* write PREFIX.delays.csv */
+    int ranks;              /* write PREFIX.ranks.csv rows (the input has an arrival pattern) */
     int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
 };
 

@@ -101,12 +101,15 @@ static int is_blank_or_comment(const char *line)
 /* Parameters that came after the first inputs were written: a header
  * without work_factor means no work factor; one without graph and weights
  * has no graph experiment; one without the layout's columns moves
- * contiguous data. Every other parameter must be named. */
+ * contiguous data; one without arrival, arrival_us, late_rank and sync
+ * starts at the barrier without delays. Every other parameter must be
+ * named. */
 static int may_be_absent(int k)
 {
-    static const int later[] = {PARAMETER_work_factor, PARAMETER_graph, PARAMETER_weights, PARAMETER_layout,
-                                PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit, PARAMETER_unit2,
-                                PARAMETER_stride, PARAMETER_stride2, PARAMETER_halo_n, PARAMETER_matrix_n};
+    static const int later[] = {PARAMETER_work_factor, PARAMETER_graph,    PARAMETER_weights,    PARAMETER_layout,
+                                PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit,   PARAMETER_unit2,
+                                PARAMETER_stride,      PARAMETER_stride2,  PARAMETER_halo_n,     PARAMETER_matrix_n,
+                                PARAMETER_arrival,     PARAMETER_arrival_us, PARAMETER_late_rank, PARAMETER_sync};
     for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
         if (k == later[i])
             return 1;
@@ -339,6 +342,48 @@ static int parse_layout(struct parser *p, char **fields, struct experiment *e)
     return parse_geometry(p, fields, e);
 }
 
+/* The arrival pattern and the start (SPEC 8.2), for operations that move
+ * data: arrival (default none); arrival_us, required with a pattern and
+ * empty with none; late_rank, one_late only, default p/2, below p; sync
+ * (default barrier). create runs neither: its repetitions build and free a
+ * communicator, which cannot be fitted into windows of a clock. */
+static int parse_arrival(struct parser *p, char **fields, struct experiment *e)
+{
+    int arrival = ARRIVAL_none, sync = SYNC_barrier;
+    e->late_rank = NBH_NOT_APPLICABLE;
+    if (!operation_table[e->op].moves_data) {
+        if (*CELL(sync))
+            return fail(p, "sync", "'%s' given, but op %s cannot run in windows of a global clock (each "
+                        "repetition builds and frees a communicator): sync applies to operations that move "
+                        "data (leave it empty)", CELL(sync), operation_table[e->op].name);
+        char why[128];
+        snprintf(why, sizeof(why), "op %s", operation_table[e->op].name);
+        TRY(must_be_empty(p, "arrival", CELL(arrival), why));
+        TRY(must_be_empty(p, "arrival_us", CELL(arrival_us), why));
+        TRY(must_be_empty(p, "late_rank", CELL(late_rank), why));
+    }
+    TRY(parse_word(p, "arrival", "arrival pattern", arrival_names, N_ARRIVALS, sizeof(arrival_names[0]), NULL,
+                   CELL(arrival), &arrival));
+    TRY(parse_word(p, "sync", "sync", sync_names, N_SYNCS, sizeof(sync_names[0]), NULL, CELL(sync), &sync));
+    e->arrival = arrival, e->sync = sync;
+    char why[128];
+    snprintf(why, sizeof(why), "arrival %s", arrival_names[arrival]);
+    if (arrival == ARRIVAL_none)
+        TRY(must_be_empty(p, "arrival_us", CELL(arrival_us), why));
+    else
+        TRY(required(p, parse_number(p, PARAMETER_arrival_us, CELL(arrival_us), &e->arrival_us), "arrival_us",
+                     "with an arrival pattern (the maximum delay d in microseconds)"));
+    if (arrival != ARRIVAL_one_late)
+        return must_be_empty(p, "late_rank", CELL(late_rank), why);
+    long late = p->limits->nprocs / 2;
+    TRY(parse_long(p, PARAMETER_late_rank, CELL(late_rank), LONG_MAX, &late));
+    if (late >= p->limits->nprocs)
+        return fail(p, "late_rank", "%ld is not a process: the run has %d process(es) (ranks 0..%d)", late,
+                    p->limits->nprocs, p->limits->nprocs - 1);
+    e->late_rank = (int)late;
+    return 0;
+}
+
 static int parse_row(struct parser *p, char **fields, struct experiment *e)
 {
     long v;
@@ -463,6 +508,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
                  "nrep", "on every line"));
     TRY(parse_seed(p, CELL(seed), &e->seed));
     TRY(parse_graph(p, fields, e));
+    TRY(parse_arrival(p, fields, e));
     return check_grid(p, e);
 }
 

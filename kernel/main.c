@@ -18,6 +18,7 @@
 #include "operations_report.h"
 #include "output.h"
 #include "provenance.h"
+#include "sync/sync_report.h"
 
 #ifndef NBH_VERSION
 #define NBH_VERSION "unknown"
@@ -32,14 +33,17 @@ enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3, EXIT_NO_SPACE = 4 };
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
     "                  [--countdown-rate STEPS_PER_US] [--loop-report]\n"
-    "       nbh-kernel --calibration-report | --barrier-report | --operations\n"
+    "       nbh-kernel --calibration-report | --barrier-report | --sync-report | --operations\n"
     "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
     "                          .findings.csv (--validate), .seeds.csv (RAND orders),\n"
-    "                          .reorder.csv (reorder = 1 experiments)\n"
+    "                          .reorder.csv (reorder = 1 experiments), .preparation.csv,\n"
+    "                          .ranks.csv (arrival patterns)\n"
     "      --validate          check every received block per sender-receiver edge\n"
     "      --dump-lists        write PREFIX.lists.csv: every process's neighbor lists, as\n"
     "                          computed and as the library reports them\n"
+    "      --dump-delays       write PREFIX.delays.csv: the delay the arrival pattern gave\n"
+    "                          every process in every repetition\n"
     "      --max-memory BYTES  buffer memory per process an experiment may need\n"
     "                          (default: max_memory of registry/limits.csv, 1 GiB)\n"
     "      --countdown-rate R  busy-work countdown steps per microsecond (default: calibrate)\n"
@@ -57,6 +61,8 @@ static const char usage[] =
     "                          the kernel spent per repetition beyond the timed sections\n"
     "                          (barriers, data check, bookkeeping), from time stamps\n"
     "                          around the whole loop on every process (docs/kernel.md)\n"
+    "      --sync-report       print the start skew of barrier and clock starts and the\n"
+    "                          clock synchronisation's cost, then exit\n"
     "      --operations        list every operation and whether this build can run it\n"
     "                          (CSV), without a launcher; the only argument\n";
 
@@ -65,10 +71,12 @@ struct options {
     const char *prefix;
     int validate;
     int dump_lists;
+    int dump_delays;
     double max_memory;
     double countdown_rate;  /* 0: calibrate */
     int calibration_report;
     int barrier_report;
+    int sync_report;
     int loop_report;
     const char *expected[MAX_EXPECTED];  /* --expect-cvar and --expect-env, in order */
     int env_only[MAX_EXPECTED];          /* 1: from --expect-env */
@@ -82,7 +90,8 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
     static const struct option long_options[] = {
         {"input", required_argument, 0, 'i'},      {"output", required_argument, 0, 'o'},
         {"validate", no_argument, 0, 'v'},         {"max-memory", required_argument, 0, 'm'},
-        {"dump-lists", no_argument, 0, 'd'},
+        {"dump-lists", no_argument, 0, 'd'},       {"dump-delays", no_argument, 0, 'D'},
+        {"sync-report", no_argument, 0, 's'},
         {"countdown-rate", required_argument, 0, 'r'},
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
         {"loop-report", no_argument, 0, 'l'},
@@ -99,6 +108,8 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'o': o->prefix = optarg; break;
         case 'v': o->validate = 1; break;
         case 'd': o->dump_lists = 1; break;
+        case 'D': o->dump_delays = 1; break;
+        case 's': o->sync_report = 1; break;
         case 'c': o->calibration_report = 1; break;
         case 'b': o->barrier_report = 1; break;
         case 'l': o->loop_report = 1; break;
@@ -152,7 +163,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         snprintf(error, size, "unexpected argument '%s' (see --help)", argv[optind]);
         return -1;
     }
-    if (!o->calibration_report && !o->barrier_report && (!o->input || !o->prefix)) {
+    if (!o->calibration_report && !o->barrier_report && !o->sync_report && (!o->input || !o->prefix)) {
         snprintf(error, size, "both -i INPUT and -o PREFIX are required (see --help)");
         return -1;
     }
@@ -325,10 +336,22 @@ static int output_exit_code(int err)
     return output_error_is_no_space(err) ? EXIT_NO_SPACE : EXIT_OUTPUT;
 }
 
-static int has_rand_order(const struct input *in)
+/* Whether the input has an experiment whose processes draw from their
+ * seeds: a RAND order, or uniform arrival delays. */
+static int has_seeds(const struct input *in)
 {
     for (int i = 0; i < in->count; i++)
-        if (in->experiments[i].order == ORDER_RAND)
+        if (in->experiments[i].order == ORDER_RAND || in->experiments[i].arrival == ARRIVAL_uniform)
+            return 1;
+    return 0;
+}
+
+/* Whether the input has an arrival pattern: then every experiment with
+ * an arrival column gets rows in PREFIX.ranks.csv (its baselines too). */
+static int has_arrival(const struct input *in)
+{
+    for (int i = 0; i < in->count; i++)
+        if (in->experiments[i].arrival != ARRIVAL_none)
             return 1;
     return 0;
 }
@@ -339,7 +362,8 @@ static int has_rand_order(const struct input *in)
 static int open_outputs(struct output *out, const struct options *o, const struct input *in,
                         struct provenance *prov, const char *cvars_path, char *error, size_t size)
 {
-    if (output_open(out, o->prefix, o->validate, o->dump_lists, has_rand_order(in)) != 0) {
+    if (output_open(out, o->prefix, o->validate, o->dump_lists, has_seeds(in), has_arrival(in),
+                    o->dump_delays) != 0) {
         snprintf(error, size, "%s", out->error);
         return out->error_number ? out->error_number : EIO;
     }
@@ -382,6 +406,10 @@ int main(int argc, char **argv)
 
     if (opt.barrier_report) {
         barrier_report(base);
+        return finish(rank, 0, NULL);
+    }
+    if (opt.sync_report) {
+        sync_report(base);
         return finish(rank, 0, NULL);
     }
 
@@ -432,7 +460,8 @@ int main(int argc, char **argv)
         return finish(rank, output_exit_code(status), error);
 
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
-                                   .dump_lists = opt.dump_lists, .loop_report = opt.loop_report};
+                                   .dump_lists = opt.dump_lists, .dump_delays = opt.dump_delays,
+                                   .ranks = has_arrival(&in), .loop_report = opt.loop_report};
     for (int i = 0; i < in.count && status == 0; i++) {
         long findings = 0;
         status = experiment_run(&in.experiments[i], &settings, &out, &findings);

@@ -10,14 +10,15 @@
 
 static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv", ".findings.csv",
                                        ".seeds.csv", ".lists.csv", ".reorder.csv",
-                                       ".preparation.csv"};
+                                       ".preparation.csv", ".ranks.csv", ".delays.csv"};
 
-enum { TABLES = 6 };
+enum { TABLES = 8 };
 
 /* Every table of O, for what is done to all of them alike. */
 static void tables_of(struct output *o, struct table *tables[TABLES])
 {
-    struct table *all[TABLES] = {&o->results, &o->findings, &o->seeds, &o->lists, &o->reorder, &o->preparation};
+    struct table *all[TABLES] = {&o->results, &o->findings, &o->seeds,       &o->lists,
+                                 &o->reorder, &o->preparation, &o->ranks, &o->delays};
     memcpy(tables, all, sizeof(all));
 }
 
@@ -42,7 +43,8 @@ static int open_table(struct output *o, struct table *t, int wanted, const char 
     return 0;
 }
 
-int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds)
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds, int ranks,
+                int dump_delays)
 {
     memset(o, 0, sizeof(*o));
     snprintf(o->prefix, sizeof(o->prefix), "%s", prefix);
@@ -60,11 +62,15 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
             return -1;
         }
     }
-    if (open_table(o, &o->results, 1, ".results.csv", "id,rep,seconds,work_seconds\n") != 0 ||
+    o->delay_column = ranks;
+    if (open_table(o, &o->results, 1, ".results.csv",
+                   ranks ? "id,rep,seconds,work_seconds,delay_seconds\n" : "id,rep,seconds,work_seconds\n") != 0 ||
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
-        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor,count\n") != 0) {
+        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor,count\n") != 0 ||
+        open_table(o, &o->ranks, ranks, ".ranks.csv", "id,rank,seconds,delay_seconds,role\n") != 0 ||
+        open_table(o, &o->delays, dump_delays, ".delays.csv", "id,rank,attempt,rep,delay_us\n") != 0) {
         output_discard(o);
         return -1;
     }
@@ -72,13 +78,17 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
 }
 
 void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                   const double *work_seconds)
+                   const double *work_seconds, const double *delay_seconds)
 {
-    size_t capacity = (size_t)e->nrep * 72 + 1, used = 0;
+    size_t capacity = (size_t)e->nrep * 90 + 1, used = 0;
     char *text = malloc(capacity);
-    for (long i = 0; i < e->nrep; i++)
-        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e\n", e->id, i, seconds[i],
+    for (long i = 0; i < e->nrep; i++) {
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e", e->id, i, seconds[i],
                                  work_seconds[i]);
+        if (o->delay_column)
+            used += (size_t)snprintf(text + used, capacity - used, ",%.9e", delay_seconds[i]);
+        text[used++] = '\n';
+    }
     table_append(&o->results, text, used);
     free(text);
 }
@@ -166,7 +176,8 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
     if (create_side_table(o, &o->preparation, ".preparation.csv",
                           "id,op,init_seconds,work_reference,work_reference_seconds,"
                           "work_reference_id,work_factor,work_us,type_size,type_extent,commit_seconds,"
-                          "type_check\n") != 0)
+                          "type_check,sync,sync_seconds,window_seconds,offset_spread_seconds,start_skew_seconds,"
+                          "invalid_reps\n") != 0)
         return;
     char *text = NULL;
     size_t size = 0;
@@ -184,9 +195,29 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
     cell(row, p->type_size, "%.0f");
     cell(row, p->type_extent, "%.0f");
     cell(row, p->commit_seconds, "%.9e");
-    fprintf(row, ",%s\n", p->type_check);
+    fprintf(row, ",%s", p->type_check);
+    fprintf(row, ",%s", p->sync_seconds >= 0 ? sync_names[e->sync] : "");
+    cell(row, p->sync_seconds, "%.9e");
+    cell(row, p->sync_seconds >= 0 ? p->window_seconds : -1, "%.9e");
+    cell(row, p->sync_seconds >= 0 ? p->offset_spread : -1, "%.9e");
+    cell(row, p->sync_seconds >= 0 ? p->start_skew : -1, "%.9e");
+    cell(row, p->sync_seconds >= 0 ? (double)p->invalid : -1, "%.0f");
+    fputc('\n', row);
     fclose(row);
     table_append(&o->preparation, text, size);
+    free(text);
+}
+
+void output_ranks(struct output *o, const struct experiment *e, int n, const struct rank_row *rows)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%ld,%d,%.9e,%.9e,%s\n", e->id, rows[i].rank, rows[i].seconds, rows[i].delay_seconds,
+                rows[i].role);
+    fclose(f);
+    table_append(&o->ranks, text, size);
     free(text);
 }
 

@@ -1,16 +1,23 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
  *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
- *                        experiment
+ *                        experiment; with arrival patterns in the input also
+ *                        delay_seconds (the slowest process's delay)
  *   PREFIX.preparation.csv  per experiment with a persistent operation, a
- *                        work_factor or a layout: the _init time, the
- *                        work_reference's time and the work it gave, the
- *                        datatype's size, extent and commit time
+ *                        work_factor, a layout or sync = clock: the _init
+ *                        time, the work_reference's time and the work it
+ *                        gave, the datatype's size, extent and commit time,
+ *                        what the clock start cost and achieved
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
  *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
  *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
  *   PREFIX.reorder.csv   id,ranks_changed of every reorder = 1 experiment
+ *   PREFIX.ranks.csv     id,rank,seconds,delay_seconds,role: every process's
+ *                        median time from the common start to its completion
+ *                        (inputs with an arrival pattern)
+ *   PREFIX.delays.csv    id,rank,attempt,rep,delay_us: the delays the arrival
+ *                        pattern gave (--dump-delays)
  * None is ever overwritten: an existing file is an error before anything
  * runs. Every table gets an experiment's rows whole or not at all
  * (whole_output.h): output_end_experiment commits them in every table, or
@@ -31,6 +38,9 @@ struct output {
     struct table lists;      /* fd -1 unless dumping lists */
     struct table reorder;    /* created at the first reorder = 1 experiment */
     struct table preparation; /* created at the first experiment that has one */
+    struct table ranks;      /* fd -1 unless the input has an arrival pattern */
+    struct table delays;     /* fd -1 unless dumping delays */
+    int delay_column;        /* results have delay_seconds (the input has an arrival pattern) */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
 };
@@ -45,18 +55,37 @@ struct preparation {
     double type_extent;        /* ... and their extent (MPI_Type_get_extent x count) */
     double commit_seconds;     /* ... MPI_Type_commit of every description, slowest process */
     char type_check[200];      /* ... the descriptions' agreement: "ok" or what differs */
+    /* sync = clock (sync/clock.c); sync_seconds -1 for the barrier */
+    double sync_seconds;       /* estimating the clock and timing the window, slowest process */
+    double window_seconds;     /* the window the last repetitions started in */
+    double offset_spread;      /* largest minus smallest estimated offset to rank 0 */
+    double start_skew;         /* median over valid repetitions of the latest start after the window's */
+    long invalid;              /* repetitions some process started late, left out */
+};
+
+/* One process's row of PREFIX.ranks.csv. */
+struct rank_row {
+    int rank;                  /* in the topology communicator */
+    double seconds;            /* median over valid repetitions: common start to completion */
+    double delay_seconds;      /* median delay as timed */
+    const char *role;          /* one_late: late, neighbor (a source or destination of the late
+                                * process), other; else "" */
 };
 
 /* Refuses if any output file of PREFIX exists, then creates the tables.
  * 0, or -1 with the message in o->error (nothing is left behind). */
-int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds);
-/* Appends one experiment's rows to the results table: seconds and
- * work_seconds, each the slowest process's, per repetition. */
+int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds, int ranks,
+                int dump_delays);
+/* Appends one experiment's rows to the results table: seconds,
+ * work_seconds and (with the delay column) delay_seconds, each the slowest
+ * process's, per repetition. */
 void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                    const double *work_seconds);
+                    const double *work_seconds, const double *delay_seconds);
 /* Appends what an experiment measured before its repetitions. */
 void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p);
-/* Appends the seed of every process of a RAND experiment. */
+/* Appends an experiment's rows of PREFIX.ranks.csv, n processes in rank order. */
+void output_ranks(struct output *o, const struct experiment *e, int n, const struct rank_row *rows);
+/* Appends the seed of every process of a RAND or uniform experiment. */
 void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 /* Commits the experiment's rows in every table, or (after a failed write)
  * cuts every table back to before it: 0, or the errno with o->error. */

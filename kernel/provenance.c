@@ -6,8 +6,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "arrival.h"
 #include "host_layout.h"
 #include "seeds.h"
+#include "sync/clock_model.h"
 #include "whole_output.h"
 
 #ifndef NBH_VERSION
@@ -168,6 +170,10 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
         fprintf(f, ",\n  \"peak_rss_kib\": null,\n  \"peak_rss_rank\": null");
     fprintf(f, ",\n  \"seed_formula\": ");
     json_string(f, NBH_SEED_FORMULA);
+    fprintf(f, ",\n  \"arrival_formula\": ");
+    json_string(f, NBH_ARRIVAL_FORMULA);
+    fprintf(f, ",\n  \"clock_sync\": ");
+    json_string(f, NBH_CLOCK_SYNC_METHOD);
     fprintf(f, ",\n  \"control_variables\": %d", p->cvars);
     fprintf(f, ",\n  \"library_parameters\": [");
     for (int i = 0; i < p->nparameters; i++) {

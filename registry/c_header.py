@@ -27,6 +27,8 @@ TABLES = {
     "constructors": [("name", "ident")],
     "orders": [("name", "ident")],
     "datatypes": [("name", "ident"), ("mpi_type", "raw"), ("size", "int")],
+    "arrivals": [("name", "ident")],
+    "syncs": [("name", "ident")],
     "parameters": [("name", "ident"), ("type", "str"), ("applies_to", "str"), ("min", "bound"),
                    ("max", "bound")],
     "layouts": [("name", "ident"), ("parameters", "str"), ("normal", "str"), ("constructors", "str"),

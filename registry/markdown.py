@@ -35,6 +35,14 @@ SECTIONS = [
      "Every description of a layout has the same type map: the kernel checks size, extent and packed bytes "
      "before it measures (preparation.csv `type_check`)."),
     ("packings", "Packings (the `packing` parameter)", ""),
+    ("arrivals", "Arrival patterns (the `arrival` parameter)",
+     "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
+     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "
+     "docs/kernel.md."),
+    ("syncs", "Starts (the `sync` parameter)",
+     "How every repetition of an experiment starts. `clock` estimates each process's clock offset and drift "
+     "to rank 0 by ping-pong before the experiment and records what the start cost and achieved in "
+     "PREFIX.preparation.csv (docs/kernel.md)."),
     ("parameters", "Kernel input parameters",
      "The columns of the kernel's input file (docs/kernel.md), with the ranges the kernel accepts."),
     ("limits", "Bounds and limits",
@@ -72,5 +80,7 @@ def render():
 
 
 if __name__ == "__main__":
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        sys.exit(__doc__.strip())
     output = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else HERE.parent / "docs" / "registry.md")
     output.write_text(render())

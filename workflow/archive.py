@@ -17,7 +17,7 @@ from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
-from workflow.result_rows import HEADER, OLD_HEADER, check_results
+from workflow.result_rows import check_results
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
@@ -130,14 +130,14 @@ def results_of(status, target, nrep_of):
     if not present:
         return RunResults(set(), [])
     checks = [check_results(prefix + ".results.csv", nrep_of) for prefix in present]
-    # One header for the merged file: an attempt by an older kernel (no
-    # work_seconds) gets an empty work_seconds beside a newer one's rows.
-    header = HEADER if any(c.header == HEADER for c in checks) else OLD_HEADER
+    # One header for the merged file, the attempts' widest: an attempt by an
+    # older kernel (no work_seconds, no delay_seconds) gets empty cells there.
+    header = max((c.header for c in checks), key=lambda h: h.count(","))
     rows, rejected = [], []
     done = set()
     for checked in checks:  # each experiment from the first attempt that finished it
         rejected += checked.rejected
-        pad = "," if checked.header != header else ""
+        pad = "," * (header.count(",") - checked.header.count(","))
         for ident in checked.complete:
             if ident not in done:
                 done.add(ident)
@@ -159,7 +159,7 @@ def results_of(status, target, nrep_of):
     finished = {str(i) for i in done}
     for suffix, keep in ((".seeds.csv", lambda i: i in finished),
                          (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True),
-                         (".preparation.csv", lambda i: i in finished)):
+                         (".preparation.csv", lambda i: i in finished), (".ranks.csv", lambda i: i in finished)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -193,7 +193,7 @@ def attempt_files(workspace, status, target):
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
             for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
-                           ".findings.csv", ".preparation.csv"):
+                           ".findings.csv", ".preparation.csv", ".ranks.csv"):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 

@@ -2,14 +2,15 @@
 (docs/archive.md, "Checked rows").
 
 PREFIX.results.csv is `id,rep,seconds,work_seconds` (kernels before the
-measured busy work: `id,rep,seconds`) with nrep rows per finished
+measured busy work: `id,rep,seconds`; runs with arrival patterns:
+`id,rep,seconds,work_seconds,delay_seconds`) with nrep rows per finished
 experiment (docs/kernel.md). check_results reads one such file and sorts
 every line into taken or rejected:
 
-  malformed   not the header's fields `INTEGER,INTEGER,NUMBER[,NUMBER]`; an
+  malformed   not the header's fields `INTEGER,INTEGER,NUMBER[,NUMBER[,NUMBER]]`; an
               id the experiment table does not have; a rep outside
               0..nrep-1 or given twice; seconds not a finite positive
-              number, work_seconds not a finite number >= 0. The run is damaged: it
+              number, work_seconds or delay_seconds not a finite number >= 0. The run is damaged: it
               is archived as such and the analyzer leaves it out.
   cut off     an experiment with fewer than nrep rows, or a last line without
               its newline: what a killed kernel can leave on file systems
@@ -28,9 +29,15 @@ import pandas as pd
 
 HEADER = "id,rep,seconds,work_seconds"
 OLD_HEADER = "id,rep,seconds"
-ROW = {HEADER: re.compile(r"(\d+),(\d+),([^,]+),([^,]+)"), OLD_HEADER: re.compile(r"(\d+),(\d+),([^,]+)")}
-BODY = {HEADER: re.compile(r"(?:\d+,\d+,[0-9.eE+-]+,[0-9.eE+-]+\n)*"),
-        OLD_HEADER: re.compile(r"(?:\d+,\d+,[0-9.eE+-]+\n)*")}
+DELAY_HEADER = "id,rep,seconds,work_seconds,delay_seconds"
+HEADERS = (OLD_HEADER, HEADER, DELAY_HEADER)
+ROW = {h: re.compile(r"(\d+),(\d+)" + r",([^,]+)" * (h.count(",") - 1)) for h in HEADERS}
+BODY = {h: re.compile(r"(?:\d+,\d+" + r",[0-9.eE+-]+" * (h.count(",") - 1) + r"\n)*") for h in HEADERS}
+
+
+def measured_columns(header):
+    """The columns after seconds: work_seconds, delay_seconds (what the header has)."""
+    return header.split(",")[3:]
 
 
 @dataclasses.dataclass
@@ -63,14 +70,14 @@ def _row_problem(match, nrep_of, seen):
         return f"seconds '{seconds}' is not a number"
     if not math.isfinite(value) or value <= 0:
         return f"seconds {seconds} is not a positive time"
-    if match.re.groups == 4:
-        work = match.group(4)
+    for k, column in enumerate(("work_seconds", "delay_seconds")[:match.re.groups - 3]):
+        text = match.group(4 + k)
         try:
-            value = float(work)
+            value = float(text)
         except ValueError:
-            return f"work_seconds '{work}' is not a number"
+            return f"{column} '{text}' is not a number"
         if not math.isfinite(value) or value < 0:
-            return f"work_seconds {work} is not a time >= 0"
+            return f"{column} {text} is not a time >= 0"
     if ident not in nrep_of:
         return f"experiment id {ident} is not in experiments.csv"
     if rep >= nrep_of[ident]:
@@ -90,14 +97,15 @@ def _clean(text, lines, nrep_of):
         return None
     try:
         table = pd.read_csv(io.StringIO(text), dtype={"id": "int64", "rep": "int64", "seconds": "float64",
-                                                      "work_seconds": "float64"}, engine="c")
+                                                      "work_seconds": "float64", "delay_seconds": "float64"},
+                            engine="c")
     except (ValueError, OverflowError):
         return None
     nrep = table["id"].map(nrep_of)
     seconds = table["seconds"].to_numpy()
-    work = table["work_seconds"].to_numpy() if header == HEADER else np.zeros(1)
+    measured = [table[c].to_numpy() for c in measured_columns(header)]
     if (nrep.isna().any() or (table["rep"] >= nrep).any() or not np.isfinite(seconds).all()
-            or (seconds <= 0).any() or not np.isfinite(work).all() or (work < 0).any()
+            or (seconds <= 0).any() or any(not np.isfinite(m).all() or (m < 0).any() for m in measured)
             or table.duplicated(["id", "rep"]).any()):
         return None
     counts = table.groupby("id", sort=False).size()
@@ -121,7 +129,8 @@ def check_results(path, nrep_of):
     rejected = []
     header = lines[0] if lines[0] in ROW else HEADER
     if lines[0] != header and text:
-        rejected.append(Rejected(path, 1, lines[0], f"the header is not {HEADER} (or {OLD_HEADER})", True))
+        rejected.append(Rejected(path, 1, lines[0], f"the header is not {HEADER} (or {OLD_HEADER}, or "
+                                 f"{DELAY_HEADER})", True))
     last = lines[-1]  # after the final newline: empty, or a line cut off
     if last and len(lines) > 1:
         rejected.append(Rejected(path, len(lines), last, "the last line has no newline (cut off)", False))

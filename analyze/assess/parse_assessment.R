@@ -4,8 +4,9 @@
 # parameters the side fixes (an item without `=` is a level of the set's
 # guideline parameter). relation is "<=" (a must not be slower than b) or
 # "~" (alike: tested in both directions). A chain `a <= b <= c` is the
-# guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` is
-# computed per run (computed_sides.R). A set may set its guidelines' ratio
+# guidelines `a <= b` and `b <= c`. A right side `max(SIDE; work)` or
+# `plus(SIDE; delay)`, and `others(SIDE)` on both sides, are computed per
+# run (computed_sides.R). A set may set its guidelines' ratio
 # threshold (`v_thres = 1.2`). Names and levels are checked against the
 # archives later (check_assessment).
 
@@ -95,7 +96,7 @@ finish_guidelines <- function(pending, set) {
     g$varied <- set$varied
     if (!is.null(set$v_thres)) g$v_thres <- as.numeric(set$v_thres)
     g <- with_computed_side(g)
-    g$a <- parse_side(g$a_text, set$parameter, g$where)
+    if (is.null(g[["a"]])) g$a <- parse_side(g$a_text, set$parameter, g$where)  # [[: $ would match a_text
     if (is.null(g$computed)) g$b <- parse_side(g$b_text, set$parameter, g$where)
     g
   })

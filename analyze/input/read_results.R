@@ -1,9 +1,10 @@
 # Reads results/RUN.results.csv of one run (docs/archive.md:
-# id,rep,seconds,work_seconds, or id,rep,seconds from kernels before the
-# measured busy work; nrep rows for every complete experiment) and keeps
-# only what can be trusted: a line cut off at the end of the file (no
-# newline) is dropped, rows that are not an integer id, a positive finite
-# time and (where the file has the column) a finite busy work time >= 0 are
+# id,rep,seconds,work_seconds, with delay_seconds after it for inputs with
+# an arrival pattern, or id,rep,seconds from kernels before the measured
+# busy work; nrep rows for every complete experiment) and keeps only what
+# can be trusted: a line cut off at the end of the file (no newline) is
+# dropped, rows that are not an integer id, a positive finite time and
+# (where the file has the columns) a finite busy work and delay time >= 0 are
 # dropped, as the archive's row check rejects them (workflow/result_rows.py),
 # and an experiment with another number of rows than its nrep is dropped.
 # Each loss is a warning naming the run; a missing or empty file is a run
@@ -30,14 +31,17 @@ read_results <- function(file, run_id, experiments, state = NULL) {
     if (!length(newlines)) return(none)
     input <- list(text = rawToChar(bytes[seq_len(max(newlines))]))
   }
-  work <- identical(readLines(file, n = 1L, warn = FALSE), "id,rep,seconds,work_seconds")
-  columns <- c("id", "seconds", if (work) "work_seconds")
+  header <- readLines(file, n = 1L, warn = FALSE)
+  measured <- if (identical(header, "id,rep,seconds,work_seconds")) "work_seconds"
+              else if (identical(header, "id,rep,seconds,work_seconds,delay_seconds")) c("work_seconds", "delay_seconds")
+              else character()
+  columns <- c("id", "seconds", measured)
   notes <- character()
   x <- tryCatch(
     withCallingHandlers(
       do.call(fread, c(input, list(select = columns, fill = TRUE, na.strings = c("", "NA"),
-                                   colClasses = c(id = "integer", seconds = "double",
-                                                  work_seconds = "double")[columns]))),
+                                   colClasses = c(id = "integer", seconds = "double", work_seconds = "double",
+                                                  delay_seconds = "double")[columns]))),
       warning = function(w) {
         notes <<- c(notes, conditionMessage(w))
         invokeRestart("muffleWarning")
@@ -52,17 +56,18 @@ read_results <- function(file, run_id, experiments, state = NULL) {
   for (col in columns[-1]) {
     if (!is.double(x[[col]])) set(x, j = col, value = suppressWarnings(as.numeric(x[[col]])))
   }
-  # The busy work may be 0 (none); the operation's time may not.
-  work_seconds <- if (work) x$work_seconds else 0
+  # The busy work and the delay may be 0 (none); the operation's time may not.
+  bad_measured <- rep(FALSE, nrow(x))
+  for (col in measured) bad_measured <- bad_measured | !is.finite(x[[col]]) | x[[col]] < 0
   clean <- !length(notes) && nrow(x) && !anyNA(x$id) && !anyNA(x$seconds) && min(x$seconds) > 0 &&
-    max(x$seconds) < Inf && !anyNA(work_seconds) && min(work_seconds) >= 0 && max(work_seconds) < Inf
+    max(x$seconds) < Inf && !any(bad_measured)
   if (!clean && nrow(x)) {
-    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0 | !is.finite(work_seconds) | work_seconds < 0
+    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0 | bad_measured
     nbh_warning("run ", run_id, ": results file ", file, " has ", sum(bad), " malformed row(s)",
                 if (length(notes)) paste0(" (", notes[1], ")"), "; they are left out")
     x <- x[!bad]
   }
-  if (work) set(x, j = "work_seconds", value = NULL)
+  if (length(measured)) set(x, j = measured, value = NULL)
   complete_experiments(x, run_id, experiments)
 }
 

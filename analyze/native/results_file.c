@@ -5,13 +5,14 @@
  * read_results, whose warnings say what is wrong with it.
  *
  * Clean (docs/archive.md, results/RUN.results.csv): the header
- * id,rep,seconds or id,rep,seconds,work_seconds, then at least one line,
+ * id,rep,seconds, id,rep,seconds,work_seconds or
+ * id,rep,seconds,work_seconds,delay_seconds, then at least one line,
  * each ending in '\n': an experiment id and a repetition (digits), the
  * time (a positive decimal number: digits, an optional fraction, an
- * optional exponent) and, after the 4-column header, the busy work's time
- * (such a number, or zero). Every id is an experiment of the archive
+ * optional exponent) and, after the longer headers, the busy work's time
+ * and the arrival delay (such numbers, or zero). Every id is an experiment of the archive
  * (nrep_of_id > 0) and has exactly nrep rows. A sign, NaN, Inf or text in
- * either time is not clean: read_results drops that row with a warning.
+ * any time is not clean: read_results drops that row with a warning.
  *
  * A time is the double nearest its decimal, as strtod gives it: the
  * digits as an integer, times or divided by an exact power of ten (one
@@ -166,9 +167,10 @@ static int starts_with(const char *p, const char *prefix) { return strncmp(p, pr
  * rows_of_id[], and their number; -1 if the file is not clean. */
 static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int max_id, int *id, double *seconds,
                            R_xlen_t *rows_of_id) {
-    int work_column;
-    if (starts_with(p, "id,rep,seconds\n")) work_column = 0;
-    else if (starts_with(p, "id,rep,seconds,work_seconds\n")) work_column = 1;
+    int extra;   /* columns after seconds: work_seconds, delay_seconds */
+    if (starts_with(p, "id,rep,seconds\n")) extra = 0;
+    else if (starts_with(p, "id,rep,seconds,work_seconds\n")) extra = 1;
+    else if (starts_with(p, "id,rep,seconds,work_seconds,delay_seconds\n")) extra = 2;
     else return -1;
     p = strchr(p, '\n') + 1;
     R_xlen_t rows = 0;
@@ -180,7 +182,9 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int 
             !(p = parse_decimal(p + 1, end, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) {
             return -1;
         }
-        if (work_column && (*p != ',' || !(p = parse_decimal(p + 1, end, &work)) || !(work <= DBL_MAX))) return -1;
+        for (int k = 0; k < extra; k++) {
+            if (*p != ',' || !(p = parse_decimal(p + 1, end, &work)) || !(work <= DBL_MAX)) return -1;
+        }
         if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0) return -1;
         rows_of_id[id[i]]++;
     }

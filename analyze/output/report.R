@@ -307,6 +307,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
   blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
               overlap_blocks(result, plots$overlap, settings), graph_blocks(result$graphs, plots$heatmaps, settings),
               characterization_blocks(result, plots$characterization, settings),
+              arrival_blocks(result, plots$arrival, settings),
               plot_blocks(result, plots, settings))
   blocks <- c(blocks, list(heading("Provenance")), unlist(lapply(result$archives, provenance_blocks), recursive = FALSE))
   c(blocks, list(heading("Warnings"), if (length(warnings)) bullets(warnings) else paragraph("None.")))

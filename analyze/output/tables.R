@@ -12,7 +12,8 @@ test_table <- function(result) {
   g <- rbindlist(lapply(result$guidelines, function(x) {
     data.table(set = x$set, tag = x$tag, text = x$text, relation = x$relation,
                parameter = x$parameter, varied = x$varied, a_text = x$a_text, b_text = x$b_text,
-               computed = !is.null(x$computed), v_thres = x$v_thres %||% NA_real_)
+               computed = !is.null(x$computed), computed_kind = x$computed %||% NA_character_,
+               v_thres = x$v_thres %||% NA_real_)
   }))[, guideline := .I]
   # guideline is 1..G: g's rows by index, no join
   out <- cbind(g[tests$guideline, setdiff(names(g), names(tests)), with = FALSE], tests)
@@ -39,8 +40,9 @@ test_table <- function(result) {
   b_params <- join_pieces(b_pieces, nrow(tests))
   out[, `:=`(a_params = a_params, b_params = b_params,
              median_a_us = median_a * 1e6, median_b_us = median_b * 1e6)]
-  # A computed side (computed_sides.R): b_cell is the partner inside max().
-  out[computed == TRUE, b_params := sprintf("max(%s; work)", b_params)]
+  # A computed side (computed_sides.R): b_cell is the partner inside max() or plus().
+  out[, c("a_params", "b_params") := computed_params_text(computed_kind, a_params, b_params)]
+  out[, computed_kind := NULL]
   setnames(out, c("guideline", "text"), c("guideline_no", "guideline"))
   setcolorder(out, c("guideline_no", "set", "tag", "guideline", "relation", params, "a_params",
                      "b_params", "runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "p_value",

@@ -1,7 +1,8 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured),
-# characterization.csv (where layouts meet contiguous data), graphs.csv
+# characterization.csv (where layouts meet contiguous data), arrival.csv
+# and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), plots/ (PNG and PDF; the
 # verdict map, plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
@@ -82,9 +83,10 @@ write_analysis <- function(result, settings, warnings, dir) {
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
+  arrival_plots <- write_arrival(result, settings, dir)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
                 heatmaps = heatmaps, verdict = verdict,
-                characterization = layout_plots)
+                characterization = layout_plots, arrival = arrival_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

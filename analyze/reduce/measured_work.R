@@ -10,19 +10,35 @@
 # measured the work (no work_seconds) give no rows.
 
 reduce_work <- function(archives, frame, medians, cores = analysis_cores()) {
-  none <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
   cells <- frame$cells
   with_work <- cells[(!is.na(work_us) & work_us > 0) | (!is.na(work_factor) & work_factor > 0), cell]
-  trusted <- medians[cell %in% with_work, .(cell, run)]
+  reduce_measured(archives, frame, medians, with_work, "work_seconds", cores)
+}
+
+# The arrival delay as measured (column delay_seconds, written when a run's
+# input has an arrival pattern): per repetition the slowest process's delay
+# from the common start to its call, a wait on the clock that a loaded node
+# can stretch far past its nominal d. AR1's right side adds it. The same
+# table as reduce_work, for the cells with a delay (arrival_us > 0).
+reduce_delay <- function(archives, frame, medians, cores = analysis_cores()) {
+  cells <- frame$cells
+  reduce_measured(archives, frame, medians, cells[fcoalesce(arrival_us, 0) > 0, cell], "delay_seconds", cores)
+}
+
+# Run medians of the results column `column` of the cells `wanted`.
+reduce_measured <- function(archives, frame, medians, wanted, column, cores = analysis_cores()) {
+  none <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  cells <- frame$cells
+  trusted <- medians[cell %in% wanted, .(cell, run)]
   if (!nrow(trusted)) return(none)
   trusted[cells, on = "cell", exp := i.exp]
   trusted[frame$runs, on = c(run = "run_key"), `:=`(archive = i.archive, run_id = i.run_id)]
   trusted[frame$ids, on = c("archive", "exp"), `:=`(id = i.id, nrep = i.nrep)]
   out <- rbindlist(map_in_workers(split(trusted, by = "run"), function(r) {
     file <- file.path(archives[[r$archive[1]]]$dir, "results", paste0(r$run_id[1], ".results.csv"))
-    x <- read_work(file, r)
+    x <- read_measured(file, r, column)
     if (is.null(x)) return(NULL)
-    m <- run_medians(tukey_filter(x, "work_seconds", "id"), "work_seconds", "id")
+    m <- run_medians(tukey_filter(x, column, "id"), column, "id")
     m[r, on = "id", `:=`(cell = i.cell, run = i.run)][!is.na(cell), .(cell, run, median, n)]
   }, cores))
   if (!nrow(out)) return(none)
@@ -30,14 +46,14 @@ reduce_work <- function(archives, frame, medians, cores = analysis_cores()) {
   out[]
 }
 
-# The work_seconds of the experiments in `r` (data.table(id, nrep)) with all
+# The `column` of the experiments in `r` (data.table(id, nrep)) with all
 # their nrep rows, or NULL if the file has no such column.
-read_work <- function(file, r) {
+read_measured <- function(file, r, column) {
   header <- tryCatch(names(fread(file, nrows = 0L)), error = function(e) character())
-  if (!"work_seconds" %in% header) return(NULL)
-  x <- suppressWarnings(fread(file, select = c("id", "work_seconds"), fill = TRUE, na.strings = c("", "NA"),
-                              colClasses = c(id = "integer", work_seconds = "double")))
-  x <- x[id %in% r$id & is.finite(work_seconds) & work_seconds > 0]
+  if (!column %in% header) return(NULL)
+  x <- suppressWarnings(fread(file, select = c("id", column), fill = TRUE, na.strings = c("", "NA"),
+                              colClasses = setNames(c("integer", "double"), c("id", column))))
+  x <- x[id %in% r$id & is.finite(x[[column]]) & x[[column]] > 0]
   counts <- x[, .N, by = id][r, on = "id", nomatch = NULL][N == nrep, id]
   x[id %in% counts]
 }

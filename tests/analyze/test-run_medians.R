@@ -76,7 +76,11 @@ test_that("a results file that is not clean is left to read_results, which says 
   native <- function(a) call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments))
   expect_false(is.null(native(results_archive(good, nrep))))
   expect_false(is.null(native(results_archive(sub(",0$", "", good), nrep, "id,rep,seconds"))))
+  # inputs with an arrival pattern: the slowest process's delay after the work
+  delayed <- results_archive(paste0(good, ",2.5e-04"), nrep, "id,rep,seconds,work_seconds,delay_seconds")
+  expect_identical(native(delayed), native(results_archive(good, nrep)))
   unclean <- list(
+    "a delay column without its value" = results_archive(good, nrep, "id,rep,seconds,work_seconds,delay_seconds"),
     "another header" = results_archive(good, nrep, "id,repetition,seconds,work_seconds"),
     "no header" = results_archive(good[-1], nrep, character()),
     "header only" = results_archive(character(), nrep),

@@ -117,16 +117,16 @@ setup() {
     [ "${#lines[@]}" -eq "$(($(ls "$NBH_REPO/env" | wc -l) + 1))" ]
     run --separate-stderr "$NBH" list everything
     [ "$status" -eq 2 ]
-    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 20: nbhbench list --help)" ]
+    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 22: nbhbench list --help)" ]
     run --separate-stderr "$NBH" list oprations
     [ "$status" -eq 2 ]
     [[ "$stderr" == "nbhbench: list: unknown list 'oprations' (did you mean operations? "* ]]
 }
 
-@test "list names every operation, topology, constructor, order, datatype and parameter of the registry" {
+@test "list names every operation, topology, constructor, order, datatype, arrival pattern, start and parameter of the registry" {
     run "$NBH" list
     [ "$status" -eq 0 ]
-    for table in operations topologies constructors orders datatypes parameters; do
+    for table in operations topologies constructors orders datatypes arrivals syncs parameters; do
         [[ "$output" == *"registry/$table.csv):"* ]] || { echo "no $table"; return 1; }
         for name in $(tail -n +2 "$NBH_REPO/registry/$table.csv" | cut -d, -f1); do
             [[ "$output" == *$'\n'"  $name "* ]] || { echo "missing $table $name"; return 1; }

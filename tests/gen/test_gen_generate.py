@@ -19,7 +19,7 @@ REG = registry.load()
 N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
            "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
-           "transpose": 60}
+           "transpose": 60, "arrival": 216}
 
 
 @pytest.fixture(autouse=True)
@@ -65,9 +65,9 @@ def assessment_tags(workspace):
             if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
-def test_guidelines_all_progress_and_datatypes_cover_every_guideline():
+def test_guidelines_all_progress_datatypes_and_arrival_cover_every_guideline():
     """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16;
-    datatypes: DT1-DT4 (halo and transpose: DT2-DT4)."""
+    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P)."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -79,10 +79,15 @@ def test_guidelines_all_progress_and_datatypes_cover_every_guideline():
     assert assessment_tags(progress) == {f"GL{i}" for i in range(13, 17)}
     datatypes, _ = generate("datatypes", "slurm-openmpi")
     assert assessment_tags(datatypes) == {f"DT{i}" for i in range(1, 5)}
-    assert study | assessment_tags(progress) | assessment_tags(datatypes) == guidelines
     for campaign in ("halo", "transpose"):
         workspace, _ = generate(campaign, "slurm-openmpi")
         assert {"DT2", "DT3", "DT4"} <= assessment_tags(workspace), campaign
+    arrival, _ = generate("arrival", "slurm-openmpi")
+    assert assessment_tags(arrival) == {"AR1", "AR2", "P2P"}
+    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) == guidelines
+    patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
+    assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
+            ("p2p_alltoall", "none", "clock")} <= patterns
     ops = {row["op"] for row in progress.experiments()}
     assert {"neighbor_alltoallw", "ineighbor_alltoallw", "neighbor_alltoallw_init"} <= ops
 
@@ -199,6 +204,14 @@ EXPERIMENTS = cross(
     (None, DESIGN.replace('"neighbor_alltoall", topology="vneum"', '"alltoall", topology="full"').replace(
         "levels(ndim=2, nfin=2)", "levels(datatype='double')").format(line3="levels(layout='transpose', matrix_n=6)"),
      [], "deployment 1x4 is impossible for experiment 1 (op=alltoall topology=full"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival_us=50)"), [],
+     "experiments.py:5: arrival_us does not apply to arrival none (leave it out)"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival='one_late', arrival_us=50, late_rank=4)"), [],
+     "campaign.conf:7: deployment 1x4 is impossible for experiment 1 (op=neighbor_alltoall topology=vneum"),
+    (None, DESIGN.format(line3="levels(msize=[64], arrival='one_late', arrival_us=50, late_rank=4)"), [],
+     "late_rank 4 is not a process: the run has 4 (ranks 0..3)"),
+    (None, DESIGN.replace('op="neighbor_alltoall"', 'op="create"').format(line3="levels(sync='clock')"), [],
+     "experiments.py:5: sync=clock: op create cannot run in windows of a global clock"),
     (None, DESIGN.format(line3="levels(msize=undefined)"), [], "experiments.py:5: NameError"),
     (None, "x = 1\n", [], "experiments.py: defines no EXPERIMENTS"),
     (None, DESIGN.format(line3="levels(msize=[64])"), ["--set", "deployments=1x1"],

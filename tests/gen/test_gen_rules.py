@@ -17,7 +17,8 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
                    "datatype": "byte", "msize": 1024, "work_us": 0, "work_factor": 0,
                    "graph": None, "weights": None, "layout": "contiguous", "type_constructor": "basic",
                    "packing": "datatype", "unit": None, "unit2": None, "stride": None, "stride2": None,
-                   "halo_n": None, "matrix_n": None}
+                   "halo_n": None, "matrix_n": None, "arrival": "none", "arrival_us": None, "late_rank": None,
+                   "sync": "barrier"}
     cart = complete(op="create", topology="cart", ndim=3)
     assert cart["order"] is None and cart["radius"] is None and cart["msize"] is None
     assert cart["constructor"] == "cart_create"
@@ -50,6 +51,20 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
      "work_factor", "work_factor 1 given with work_us 5: give the busy work in microseconds or as a factor"),
     ({"op": "create", "topology": "cart", "ndim": 1, "work_factor": 1}, "work_factor",
      "work_factor does not apply to op create"),
+    ({"op": "bcast", "topology": "cart", "ndim": 1, "msize": 8, "arrival_us": 50}, "arrival_us",
+     "arrival_us does not apply to arrival none"),
+    ({"op": "bcast", "topology": "cart", "ndim": 1, "msize": 8, "arrival": "uniform"}, "arrival_us",
+     "no arrival_us given \\(required for arrival uniform\\)"),
+    ({"op": "bcast", "topology": "cart", "ndim": 1, "msize": 8, "arrival": "ramp", "arrival_us": 5, "late_rank": 1},
+     "late_rank", "late_rank does not apply to arrival ramp"),
+    ({"op": "bcast", "topology": "cart", "ndim": 1, "msize": 8, "arrival": "late", "arrival_us": 5}, "arrival",
+     "unknown arrival 'late' \\(known: none, uniform, one_late, ramp\\)"),
+    ({"op": "bcast", "topology": "cart", "ndim": 1, "msize": 8, "arrival": "uniform", "arrival_us": 2e6},
+     "arrival_us", "outside 0..1000000"),
+    ({"op": "create", "topology": "cart", "ndim": 1, "sync": "clock"}, "sync",
+     "sync=clock: op create cannot run in windows of a global clock"),
+    ({"op": "create", "topology": "cart", "ndim": 1, "arrival": "uniform"}, "arrival",
+     "arrival does not apply to op create"),
 ])
 def test_what_the_kernel_refuses_is_refused(raw, parameter, message):
     with pytest.raises(rules.RowError, match=message) as error:
@@ -65,6 +80,16 @@ def test_applicability_follows_the_registry():
             assert not rules.applies(REG, parameter, "create", "full")
         if where == "operations that move data":
             assert not rules.applies(REG, parameter, "create", "cart")
+
+
+def test_arrival_defaults_and_late_rank():
+    late = complete(op="neighbor_alltoall", topology="cart", ndim=1, msize=8, arrival="one_late", arrival_us=50)
+    assert (late["arrival_us"], late["late_rank"], late["sync"]) == (50, None, "barrier"), \
+        "late_rank's default p/2 is the run's: the cell stays empty"
+    assert "late_rank 4 is not a process: the run has 4 (ranks 0..3)" == rules.deployment_problem(
+        REG, dict(late, late_rank=4), 4)
+    assert rules.deployment_problem(REG, dict(late, late_rank=3), 4) is None
+    assert complete(op="create", topology="cart", ndim=1)["sync"] is None
 
 
 def test_deployment_problems():

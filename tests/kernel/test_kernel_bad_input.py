@@ -12,6 +12,9 @@ GOOD = "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1\n"
 # work_factor may be left out of a header (above); with it:
 WORK = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,work_factor,seed\n"
 
+# the arrival pattern and the start (SPEC 8.2)
+ARRIVAL = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed,arrival,arrival_us,late_rank,sync\n"
+
 # (name, input, processes, the message after "nbh-kernel: <input>:")
 CASES = [
     ("unknown op", HEADER + "1,neighbour_alltoall,cart,,2,0,,,0,,64,3,,1\n", 2,
@@ -76,6 +79,13 @@ CASES = [
     ("CR-only line ends", (HEADER + GOOD).replace("\n", "\r"), 2,
      r"1: a carriage return \(CR, 0x0d\) inside the line: the file has CR-only line ends \(old Mac\); "
      r"write LF or CRLF line ends"),
+    ("arrival_us without an arrival pattern", ARRIVAL + "1,bcast,cart,,1,0,,,0,,64,3,,1,none,50,,\n", 2,
+     r"2: column arrival_us: '50' given, but arrival_us does not apply to arrival none \(leave it empty\)"),
+    ("late_rank not a process", ARRIVAL + "1,neighbor_alltoall,cart,,1,0,,,0,,64,3,,1,one_late,50,2,\n", 2,
+     r"2: column late_rank: 2 is not a process: the run has 2 process\(es\) \(ranks 0\.\.1\)"),
+    ("sync=clock for create", ARRIVAL + "1,create,cart,,1,0,,,0,,,3,,1,,,,clock\n", 2,
+     r"2: column sync: 'clock' given, but op create cannot run in windows of a global clock \(each repetition "
+     r"builds and frees a communicator\): sync applies to operations that move data \(leave it empty\)"),
     ("work beyond its bound", HEADER + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,10000000000000,1\n", 2,
      r"2: column work_us: 10000000000000 is outside 0\.\.10000000 \(registry/parameters\.csv\)"),
 ]

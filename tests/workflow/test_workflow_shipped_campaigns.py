@@ -16,7 +16,7 @@ CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": 
         "mpich-coll-sweep": ["msize=256"], "progress": ["msize=256"], "progress-tuning": ["msize=4096"],
         "progress-tuning@mpich": ["msize=4096"], "app-graphs": ["msize=8"],
         "datatypes": ["msize=3200", "op=pingpong", "datatype=int"], "halo": ["halo_n=8"],
-        "transpose": ["matrix_n=256"]}
+        "transpose": ["matrix_n=256"], "arrival": ["msize=64"]}
 # Campaigns whose parameter sets belong to one library; NAME@LIBRARY: the
 # campaign again under another library (its sets for that library). The
 # study ran nbhcoll-vsc3 with Intel MPI (make test installs it: nbhbench install-mpi).

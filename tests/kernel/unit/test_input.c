@@ -25,6 +25,60 @@ static int fails_with(const char *text, const char *message)
     return failed && strcmp(error, message) == 0;
 }
 
+#define HEADER_ARRIVAL "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed,arrival,arrival_us,late_rank,sync\n"
+
+/* The arrival pattern and the start (SPEC 8.2): arrival, arrival_us,
+ * late_rank (default p/2, below p), sync; none of them for create. */
+static void test_arrival_input(void)
+{
+    struct input in;
+    char error[512] = "";
+    int status = parse(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,one_late,50,,clock\n"
+                                      "2,bcast,cart,,1,,,,,,8,5,,,uniform,2.5,,\n"
+                                      "3,neighbor_alltoall,cart,,1,,,,,,8,5,,,,,,\n"
+                                      "4,neighbor_alltoall,cart,,1,,,,,,8,5,,,one_late,50,3,\n",
+                       &in, error);
+    CHECK(status == 0 && in.count == 4, "arrival columns parse (%s)", error);
+    if (status == 0) {
+        const struct experiment *e = in.experiments;
+        CHECK(e[0].arrival == ARRIVAL_one_late && e[0].arrival_us == 50 && e[0].late_rank == 2 &&
+                  e[0].sync == SYNC_clock, "one_late: late_rank defaults to p/2 (4 processes: 2)");
+        CHECK(e[1].arrival == ARRIVAL_uniform && e[1].arrival_us == 2.5 && e[1].sync == SYNC_barrier &&
+                  e[1].late_rank == NBH_NOT_APPLICABLE, "uniform; sync defaults to barrier");
+        CHECK(e[2].arrival == ARRIVAL_none && e[2].arrival_us == 0 && e[2].sync == SYNC_barrier,
+              "arrival defaults to none");
+        CHECK(e[3].late_rank == 3, "late_rank as given");
+        input_free(&in);
+    }
+    status = parse(HEADER "1,neighbor_alltoall,cart,,1,,,,,,8,5,,\n", &in, error);
+    CHECK(status == 0 && in.experiments[0].arrival == ARRIVAL_none && in.experiments[0].sync == SYNC_barrier,
+          "a header without the arrival columns: no delays, barrier start");
+    if (status == 0)
+        input_free(&in);
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,,50,,\n",
+                     "in.csv:2: column arrival_us: '50' given, but arrival_us does not apply to arrival none "
+                     "(leave it empty)"), "arrival_us without an arrival pattern");
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,uniform,,,\n",
+                     "in.csv:2: column arrival_us: empty, but required with an arrival pattern (the maximum "
+                     "delay d in microseconds)"), "an arrival pattern without arrival_us");
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,one_late,5,4,\n",
+                     "in.csv:2: column late_rank: 4 is not a process: the run has 4 process(es) (ranks 0..3)"),
+          "late_rank >= p");
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,uniform,5,1,\n",
+                     "in.csv:2: column late_rank: '1' given, but late_rank does not apply to arrival uniform "
+                     "(leave it empty)"), "late_rank without one_late");
+    CHECK(fails_with(HEADER_ARRIVAL "1,create,cart,,1,,,,,,,5,,,,,,clock\n",
+                     "in.csv:2: column sync: 'clock' given, but op create cannot run in windows of a global clock "
+                     "(each repetition builds and frees a communicator): sync applies to operations that move "
+                     "data (leave it empty)"), "sync=clock with create");
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,early,5,,\n",
+                     "in.csv:2: column arrival: unknown arrival pattern 'early' (known: none, uniform, one_late, "
+                     "ramp)"), "unknown arrival pattern");
+    CHECK(fails_with(HEADER_ARRIVAL "1,neighbor_alltoall,cart,,1,,,,,,8,5,,,ramp,2000000,,\n",
+                     "in.csv:2: column arrival_us: 2000000 is outside 0..1000000 (registry/parameters.csv)"),
+          "arrival_us over its bound");
+}
+
 /* The graph topology's columns: graph (a path, resolved against the input
  * file's folder) and weights; both may be left out of the header. */
 static void test_graph_input(void)
@@ -107,4 +161,5 @@ void test_input(void)
     CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,,2,,,,,,8,5,,\n1,allgather,full,,,,,,,,8,5,,\n",
                      "in.csv:3: column id: 1 already used on line 2"), "duplicate id");
     test_graph_input();
+    test_arrival_input();
 }

@@ -1,0 +1,68 @@
+# What the kernel records about arrival patterns and synchronised starts
+# (docs/kernel.md, docs/archive.md), read run by run like the results:
+#   results/RUN.ranks.csv        every process's median time from the common
+#                                start to its completion and its median delay,
+#                                per experiment; for one_late its role (late,
+#                                neighbor, other)
+#   results/RUN.preparation.csv  with sync = clock: the start skew, the
+#                                window, the invalid repetitions
+# Only for the (cell, run) pairs that have run medians (the runs the
+# assessment trusts); archives made before the kernel wrote them give none.
+
+RANK_COLUMNS <- c(id = "integer", rank = "integer", seconds = "double", delay_seconds = "double",
+                  role = "character")
+CLOCK_COLUMNS <- c(id = "integer", sync = "character", sync_seconds = "double", window_seconds = "double",
+                   offset_spread_seconds = "double", start_skew_seconds = "double", invalid_reps = "double")
+
+# data.table(cell, run, rank, seconds, delay_seconds, role), keyed.
+read_ranks <- function(archives, frame, medians) {
+  x <- read_run_tables(archives, frame, medians, ".ranks.csv", RANK_COLUMNS)
+  if (is.null(x)) {
+    return(data.table(cell = integer(), run = integer(), rank = integer(), seconds = numeric(),
+                      delay_seconds = numeric(), role = character()))
+  }
+  x[is.na(role), role := ""]
+  setkeyv(x, c("cell", "run", "rank"))
+  x[]
+}
+
+# data.table(cell, run, sync_seconds, window_seconds, offset_spread_seconds,
+# start_skew_seconds, invalid_reps) of the experiments started with the clock.
+read_clock_starts <- function(archives, frame, medians) {
+  x <- read_run_tables(archives, frame, medians, ".preparation.csv", CLOCK_COLUMNS)
+  if (is.null(x)) {
+    return(data.table(cell = integer(), run = integer(), sync_seconds = numeric(), window_seconds = numeric(),
+                      offset_spread_seconds = numeric(), start_skew_seconds = numeric(), invalid_reps = numeric()))
+  }
+  x <- x[sync %chin% "clock"][, sync := NULL]
+  setkeyv(x, c("cell", "run"))
+  x[]
+}
+
+# The rows of every run's results/RUN<suffix> with `columns` (name -> type),
+# placed in their cells; NULL if no run has such a file with those columns.
+read_run_tables <- function(archives, frame, medians, suffix, columns) {
+  runs <- frame$runs
+  cells <- frame$cells[, .(exp, context, cell)]
+  out <- lapply(seq_len(nrow(runs)), function(i) {
+    file <- file.path(archives[[runs$archive[i]]]$dir, "results", paste0(runs$run_id[i], suffix))
+    if (!file.exists(file) || file.size(file) == 0) return(NULL)
+    x <- tryCatch(fread(file, colClasses = "character", na.strings = ""), error = function(e) {
+      nbh_warning(file, ": cannot be read (", conditionMessage(e), "); left out")
+      NULL
+    })
+    if (is.null(x) || !nrow(x)) return(NULL)
+    if (!all(names(columns) %in% names(x))) return(NULL)   # a kernel before these columns
+    x <- x[, names(columns), with = FALSE]
+    for (name in names(columns)) set(x, j = name, value = convert_column(x[[name]], columns[[name]], file, name))
+    x[frame$ids[archive == runs$archive[i]], on = "id", exp := i.exp]
+    x[, `:=`(context = runs$context[i], run = runs$run_key[i])]
+    x[cells, on = c("exp", "context"), cell := i.cell]
+    x[!is.na(cell)][, c("id", "exp", "context") := NULL]
+  })
+  x <- rbindlist(out)
+  if (!nrow(x)) return(NULL)
+  x <- x[medians[, .(cell, run)], on = c("cell", "run"), nomatch = NULL]
+  setcolorder(x, c("cell", "run"))
+  x
+}

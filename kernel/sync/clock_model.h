@@ -1,0 +1,74 @@
+/* A global clock: every process's estimate of rank 0's clock, as ReproMPI's
+ * and SKaMPI's clock synchronisations make it. Each process measures its
+ * offset to rank 0 by ping-pong (Cristian: the root's time against the
+ * middle of the round trip, the shortest of CLOCK_EXCHANGES round trips
+ * counting, whose half bounds the error) at CLOCK_FITPOINTS moments
+ * (CLOCK_FITPOINTS_FIRST in the run's first estimate), and
+ * fits a line through its latest CLOCK_HISTORY offsets (this experiment's
+ * and the run's before it): offset(t) = offset at the points' mean time +
+ * drift x (t - that time), by least squares with each point weighed by its
+ * error bound (1 / (error^2 + CLOCK_ERROR_FLOOR^2): a round trip the
+ * scheduler held up hardly counts). The drift is shrunk towards 0 by a
+ * prior of CLOCK_DRIFT_PRIOR (ridge regression): fitpoints that span a
+ * millisecond cannot tell a drift from the offsets' noise, and an unfitted
+ * drift is better than a noisy one; as the run's fitpoints span more time
+ * the fitted drift takes over. */
+#ifndef NBH_CLOCK_MODEL_H
+#define NBH_CLOCK_MODEL_H
+
+#include <mpi.h>
+
+#define CLOCK_FITPOINTS_FIRST 8 /* new fitpoints of the run's first estimate */
+#define CLOCK_FITPOINTS 2       /* new fitpoints of every later one (the line runs through the run's) */
+#define CLOCK_EXCHANGES 4       /* round trips per fitpoint; the shortest counts */
+#define CLOCK_HISTORY 64        /* fitpoints a model is fitted to */
+#define CLOCK_DRIFT_PRIOR 1e-4  /* 100 ppm: more than two quartz clocks drift apart */
+#define CLOCK_ERROR_FLOOR 50e-9 /* below this an error bound is the clock's resolution */
+#define NBH_CLOCK_SYNC_METHOD                                                                             \
+    "sync=clock: per experiment 2 fitpoints (the run's first: 8) of each process against rank 0, each the "  \
+    "shortest of 4 round "                                                                                  \
+    "trips (offset = rank 0's time - the middle of the round trip, bound = half the round trip); the model: "\
+    "weighted least-squares line through the process's latest 64 fitpoints of the run, weights "            \
+    "1/(bound^2 + (50 ns)^2), drift shrunk by a N(0, (100 ppm)^2) prior; windows of 2 x the median of 5 "   \
+    "timed repetitions + 10 us; repetitions invalid if a process reaches its start after its window began"
+/* On base only, every exchange complete before the estimate returns. */
+#define NBH_CLOCK_TAG 32764
+
+struct fitpoint {
+    double local;   /* this process's clock at the middle of the round trip */
+    double offset;  /* rank 0's clock minus local, then */
+    double error;   /* half the round trip: a bound on the offset's error */
+};
+
+struct clock_model {
+    double at;      /* local time the line is centred on */
+    double offset;  /* rank 0's clock minus this process's, at `at` */
+    double drift;   /* d offset / d local */
+    double bound;   /* the offset's error bound at `at`: the fitpoints' bounds, weighed as they are */
+};
+
+/* Rank 0's clock at this process's local time t. */
+static inline double clock_global(const struct clock_model *m, double t)
+{
+    return t + m->offset + m->drift * (t - m->at);
+}
+
+/* Waits until rank 0's clock reaches target, by model m; returns the global
+ * time it saw then. It spins; with yield (more processes than cores on
+ * this host) it gives the core away between looks (sched_yield), so that
+ * the processes sharing its core get to their starts too. On a host with
+ * a core per process it never yields: another program's process would
+ * take the core for a time slice. */
+double clock_wait_until(const struct clock_model *m, double target, int yield);
+/* Collective on base: whether this host runs more of base's processes
+ * than the cores they may use (sched_getaffinity). */
+int clock_host_oversubscribed(MPI_Comm base);
+/* The line through the first n fitpoints, at most CLOCK_HISTORY (pure; n >= 1). */
+void clock_model_fit(const struct fitpoint *points, int n, struct clock_model *m);
+/* Collective on base: measures CLOCK_FITPOINTS (the first time
+ * CLOCK_FITPOINTS_FIRST) new fitpoints of every
+ * process against rank 0, adds them to the process's history (kept for the
+ * run) and fits its model; rank 0's is the identity. */
+void clock_model_estimate(MPI_Comm base, struct clock_model *m);
+
+#endif

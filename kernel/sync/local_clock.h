@@ -1,0 +1,21 @@
+/* The clock a process synchronises: MPI_Wtime (local_clock.c). Test builds
+ * replace local_clock.c with tests/kernel/test_clock.c, whose clocks run
+ * off each other by a known offset and drift and which checks the
+ * models against them; the measuring binary never has it. */
+#ifndef NBH_LOCAL_CLOCK_H
+#define NBH_LOCAL_CLOCK_H
+
+#include <mpi.h>
+
+struct clock_model;
+
+/* This process's clock, seconds. */
+double local_clock_now(void);
+/* Test builds: on every process of base, how far model m is from the true
+ * clock of rank 0, reported by rank 0 (experiment id, when); here nothing. */
+void local_clock_audit(MPI_Comm base, const struct clock_model *m, long id, const char *when);
+/* Test builds: the process the test forces late stalls before repetition
+ * attempt of an experiment; here nothing. */
+void local_clock_stall(long attempt);
+
+#endif

@@ -1,0 +1,88 @@
+/* Arrival patterns (kernel/arrival.c) and the clock model's fit
+ * (kernel/sync/clock_model.c): pure functions. */
+#include <math.h>
+#include <string.h>
+
+#include "arrival.h"
+#include "sync/clock_model.h"
+#include "tap.h"
+
+static struct experiment experiment(enum arrival pattern, double us, int late_rank)
+{
+    struct experiment e;
+    memset(&e, 0, sizeof(e));
+    e.id = 3, e.seed = 2017, e.arrival = pattern, e.arrival_us = us, e.late_rank = late_rank;
+    return e;
+}
+
+static void test_patterns(void)
+{
+    struct experiment e = experiment(ARRIVAL_uniform, 100, -1);
+    struct arrival_plan a, b, c;
+    arrival_plan_init(&a, &e, 1, 4);
+    arrival_plan_init(&b, &e, 1, 4);
+    arrival_plan_init(&c, &e, 2, 4);
+    int inside = 1, same = 1, differ = 0;
+    double sum = 0;
+    for (int k = 0; k < 10000; k++) {
+        double x = arrival_next_delay(&a), y = arrival_next_delay(&b), z = arrival_next_delay(&c);
+        inside &= x >= 0 && x < 100e-6;
+        same &= x == y;
+        differ += x != z;
+        sum += x;
+    }
+    CHECK(inside, "uniform delays lie in [0, d)");
+    CHECK(same, "uniform: the same seed, id and rank give the same delays");
+    CHECK(differ > 9900, "uniform: another process draws other delays");
+    CHECK(fabs(sum / 10000 - 50e-6) < 2e-6, "uniform: the delays average d/2 (%.2f us)", sum / 10000 * 1e6);
+    struct rng stream = {process_seed(2017, 3, 1) ^ NBH_ARRIVAL_STREAM};
+    arrival_plan_init(&a, &e, 1, 4);
+    CHECK(arrival_next_delay(&a) == a.max_seconds * (double)(rng_next(&stream) >> 11) * 0x1.0p-53,
+          "uniform: a delay is d x the next draw of the process's seeded stream (NBH_ARRIVAL_FORMULA)");
+
+    e = experiment(ARRIVAL_one_late, 40, 2);
+    int only = 1;
+    for (int r = 0; r < 5; r++) {
+        arrival_plan_init(&a, &e, r, 5);
+        only &= arrival_next_delay(&a) == (r == 2 ? a.max_seconds : 0) && a.max_seconds == 40 * 1e-6;
+    }
+    CHECK(only, "one_late: late_rank waits d, every other process nothing");
+    e = experiment(ARRIVAL_ramp, 30, -1);
+    arrival_plan_init(&a, &e, 2, 4);
+    arrival_plan_init(&b, &e, 0, 1);
+    CHECK(fabs(arrival_next_delay(&a) - 20e-6) < 1e-18 && arrival_next_delay(&b) == 0,
+          "ramp: r/(p-1) x d; nothing on one process");
+    e = experiment(ARRIVAL_none, 0, -1);
+    arrival_plan_init(&a, &e, 1, 4);
+    CHECK(arrival_next_delay(&a) == 0 && !arrival_delays(&a), "none: no delay");
+}
+
+static void test_clock_fit(void)
+{
+    struct fitpoint points[CLOCK_HISTORY];
+    /* 10 s of fitpoints of a clock 5 s behind, drifting 20 ppm */
+    for (int i = 0; i < 40; i++)
+        points[i] = (struct fitpoint){1000 + 0.25 * i, 5 + 20e-6 * (0.25 * i), 1e-6};
+    struct clock_model m;
+    clock_model_fit(points, 40, &m);
+    CHECK(fabs(m.drift - 20e-6) < 0.1e-6 && fabs(clock_global(&m, 1010) - (1010 + 5 + 200e-6)) < 0.1e-6,
+          "a drift over seconds of fitpoints is fitted (%.3g)", m.drift);
+    /* 1 ms of fitpoints whose offsets scatter by 1 us: no drift to see */
+    for (int i = 0; i < 8; i++)
+        points[i] = (struct fitpoint){1000 + 125e-6 * i, 5 + (i % 2 ? 1e-6 : -1e-6), 1e-6};
+    clock_model_fit(points, 8, &m);
+    CHECK(fabs(m.drift) < 10e-6 && fabs(m.offset - 5) < 1e-9,
+          "fitpoints of a millisecond give the offset and almost no drift (%.3g, not least squares' 7.6e-4)",
+          m.drift);
+    /* one round trip held up for a millisecond: its offset is 1 ms off */
+    points[8] = (struct fitpoint){1000 + 500e-6, 5 + 1e-3, 500e-6};
+    clock_model_fit(points, 9, &m);
+    CHECK(fabs(clock_global(&m, 1000) - 1005) < 0.01e-6, "a point with a wide error bound hardly counts (%.3g s)",
+          clock_global(&m, 1000) - 1005);
+}
+
+void test_arrival(void)
+{
+    test_patterns();
+    test_clock_fit();
+}
