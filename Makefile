@@ -28,7 +28,7 @@ LIBRARIES ?=
 CFLAGS := -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror
 CPPFLAGS := -Ikernel -I$(BUILD)
 
-KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/sync/*.c)
+KERNEL_SOURCES := $(wildcard kernel/*.c kernel/topologies/*.c kernel/setups/*.c kernel/datatypes/*.c kernel/sync/*.c)
 UNIT_SOURCES := $(wildcard tests/kernel/unit/*.c)
 
 .PHONY: all deps kernels kernel releases analyzer test demo bench clean FORCE
@@ -103,8 +103,8 @@ OBJECTS := $(patsubst kernel/%.c,$(OUT)/obj/%.o,$(KERNEL_SOURCES))
 UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
-        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/nbh-kernel-testclock \
-        $(OUT)/libnbh-neighbor-barrier.so
+        $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so \
+        $(OUT)/nbh-pack-bench $(OUT)/nbh-kernel-testclock $(OUT)/libnbh-neighbor-barrier.so
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -146,6 +146,12 @@ $(OUT)/libnbh-slowdown.so: tests/workflow/pmpi_slowdown.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 
+# The PMPI tool of the datatypes end-to-end test (tests/workflow): slows struct descriptions.
+$(OUT)/libnbh-struct-slowdown.so: tests/workflow/pmpi_struct_slowdown.c
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
 # The PMPI tool of the arrival test (tests/workflow): MPI_Neighbor_alltoall
 # waits for every process of its communicator first (AR2's planted defect).
 $(OUT)/libnbh-neighbor-barrier.so: tests/workflow/pmpi_neighbor_barrier.c
@@ -163,6 +169,12 @@ $(OUT)/libnbh-reorder.so: tests/kernel/pmpi_reorder.c
 $(OUT)/libnbh-counts.so: tests/kernel/pmpi_counts.c
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The packings' copy speed against memcpy, for make bench (bench/bench-datatypes).
+$(OUT)/nbh-pack-bench: kernel/tools/pack_bench.c $(UNIT_OBJECTS)
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) $^ -lm -o $@
 
 $(OUT)/unit-tests: $(UNIT_SOURCES) $(UNIT_OBJECTS)
 	@mkdir -p $(@D)

@@ -82,6 +82,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
        percentiles = percentiles, break_even = break_even(archives, frame, medians, registry$operations, ci_level),
+       characterization = characterization_table(frame$cells, medians, params$name, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
        graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state,

@@ -41,6 +41,10 @@ REGISTRY_LISTS = (
     ("constructor", "constructors", "Constructors (constructor = NAME; registry/constructors.csv):", ("mpi_call",)),
     ("order", "orders", "Orders (order = NAME, as the topology allows; registry/orders.csv):", ()),
     ("datatype", "datatypes", "Datatypes (datatype = NAME; registry/datatypes.csv):", ("mpi_type",)),
+    ("layout", "layouts", "Layouts (layout = NAME; registry/layouts.csv; docs/datatypes.md):", ("parameters",)),
+    ("type_constructor", "type_constructors", "Type constructors (type_constructor = NAME, as the layout allows; "
+     "registry/type_constructors.csv):", ("mpi_call",)),
+    ("packing", "packings", "Packings (packing = NAME, as the layout allows; registry/packings.csv):", ()),
     ("arrival", "arrivals", "Arrival patterns (arrival = NAME; registry/arrivals.csv):", ()),
     ("sync", "syncs", "Starts (sync = NAME; registry/syncs.csv):", ()),
     ("parameter", "parameters", "Parameters (experiments.py levels(NAME=...), --set NAME=...; id, nrep and "

@@ -1,6 +1,6 @@
 """The registry (registry/*.csv): the one list of operations, topologies,
-constructors, orders, datatypes, arrival patterns, sync methods, kernel
-parameters and guidelines."""
+constructors, orders, datatypes, layouts, type constructors, packings,
+arrival patterns, sync methods, kernel parameters and guidelines."""
 import csv
 import dataclasses
 import functools
@@ -31,6 +31,9 @@ class Registry:
         self.arrivals = by_name("arrivals")
         self.syncs = by_name("syncs")
         self.parameters = by_name("parameters")
+        self.layouts = by_name("layouts")
+        self.type_constructors = by_name("type_constructors")
+        self.packings = by_name("packings")
         self.guidelines = {row["id"]: row for row in read_table("guidelines")}
         self.bounds = {row["name"]: Bound.from_row(row) for row in read_table("limits")}
         # name -> the default, else the maximum (the kernel's NBH_LIMIT_<NAME>)

@@ -9,11 +9,13 @@ kernel is compiled from.
 import math
 import numbers
 
-from gen import closest_name
+from gen import closest_name, layouts
 from gen.graphs import spec as graph_spec
 
 WORD_TABLES = {"op": "operations", "topology": "topologies", "constructor": "constructors",
-               "order": "orders", "datatype": "datatypes", "arrival": "arrivals", "sync": "syncs"}
+               "order": "orders", "datatype": "datatypes", "layout": "layouts",
+               "type_constructor": "type_constructors", "packing": "packings",
+               "arrival": "arrivals", "sync": "syncs"}
 # Defaults the kernel computes from the run's process count: the cell stays empty.
 PER_RUN_DEFAULTS = {"p/2"}
 
@@ -29,16 +31,20 @@ class RowError(ValueError):
         self.about_row = about_row
 
 
-def applies(reg, parameter, op, topology, row=None):
-    """Whether PARAMETER applies to an experiment (registry parameters.csv applies_to);
+def applies(reg, parameter, op, topology, row=None, layout=None):
+    """Whether PARAMETER applies to an experiment (registry parameters.csv
+    applies_to; msize and the geometry also by the LAYOUT, layouts.csv).
     ROW: the experiment's parameters so far (its arrival pattern)."""
     where = reg.parameters[parameter]["applies_to"]
     if where == "all":
         return True
     if where == "grid topologies":
         return reg.topologies[topology]["grid"] == "1"
+    if where == "layouts that use it":
+        return layout is not None and parameter in layouts.layout_parameters(reg, layout)
     if where == "operations that move data":
-        return reg.operations[op]["moves_data"] == "1"
+        moves = reg.operations[op]["moves_data"] == "1"
+        return moves and not (parameter == "msize" and layout and layouts.msize_derived(reg, layout))
     if where == "arrival patterns":
         return (row or {}).get("arrival") not in (None, "none")
     if where in reg.arrivals:
@@ -50,12 +56,14 @@ def applies(reg, parameter, op, topology, row=None):
     return topology in names
 
 
-def default(reg, parameter, topology):
+def default(reg, parameter, topology, layout=None):
     """The value an empty applicable cell means (parameters.csv default), or None if required."""
     text = reg.parameters[parameter]["default"]
     prefix = "first of the topology's "
     if text.startswith(prefix):
         return reg.topology_list(topology, text[len(prefix):])[0]
+    if text == "the layout's normal constructor":
+        return reg.layouts[layout]["normal"]
     return text or None
 
 
@@ -127,22 +135,28 @@ def complete(reg, raw):
         row[parameter] = parse_value(reg, parameter, raw[parameter])
         check_word(reg, parameter, row[parameter])
     op, topology = row["op"], row["topology"]
+    layout = None
+    if applies(reg, "layout", op, topology):  # msize and the geometry depend on it
+        layout = parse_value(reg, "layout", default(reg, "layout", topology) if is_empty(raw.get("layout"))
+                             else raw["layout"])
+        check_word(reg, "layout", layout)
     for parameter in reg.design_parameters:
         if parameter in row:
             continue
         value = raw.get(parameter)
-        if not applies(reg, parameter, op, topology, row):
+        if not applies(reg, parameter, op, topology, row, layout):
             if not is_empty(value):
-                raise RowError(parameter, not_applicable(reg, parameter, value, op, topology, row))
+                raise RowError(parameter, not_applicable(reg, parameter, value, op, topology, row, layout))
             row[parameter] = None
             continue
         if is_empty(value):
-            value = default(reg, parameter, topology)
+            value = default(reg, parameter, topology, layout)
             if value in PER_RUN_DEFAULTS:
                 row[parameter] = None
                 continue
             if value is None:
-                what = f"arrival {row['arrival']}" if parameter == "arrival_us" else f"op {op} on topology {topology}"
+                what = f"arrival {row['arrival']}" if parameter == "arrival_us" else \
+                    f"layout {layout}" if parameter in layouts.GEOMETRY else f"op {op} on topology {topology}"
                 raise RowError(parameter, f"no {parameter} given (required for {what})")
         row[parameter] = parse_value(reg, parameter, value)
         if parameter in WORD_TABLES:
@@ -152,7 +166,7 @@ def complete(reg, raw):
     return row
 
 
-def not_applicable(reg, parameter, value, op, topology, row):
+def not_applicable(reg, parameter, value, op, topology, row, layout=None):
     """Why PARAMETER may not be given to this experiment."""
     if parameter == "sync":
         return (f"sync={value}: op {op} cannot run in windows of a global clock (each repetition builds and "
@@ -160,7 +174,8 @@ def not_applicable(reg, parameter, value, op, topology, row):
     where = reg.parameters[parameter]["applies_to"]
     if where == "arrival patterns" or where in reg.arrivals:
         return f"{parameter} does not apply to arrival {row.get('arrival') or 'none'} (leave it out)"
-    why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else f"op {op}"
+    why = f"topology {topology}" if parameter in ("ndim", "nfin", "radius", "order") else \
+        f"layout {layout}" if layout and parameter in ["msize", *layouts.GEOMETRY] else f"op {op}"
     return f"{parameter} does not apply to {why} (leave it out)"
 
 
@@ -182,6 +197,10 @@ def check_relations(reg, row):
     if (row.get("work_us") or 0) > 0 and (row.get("work_factor") or 0) > 0:
         raise RowError("work_factor", f"work_factor {row['work_factor']} given with work_us {row['work_us']}: "
                        "give the busy work in microseconds or as a factor, not both")
+    try:
+        layouts.check(reg, row)
+    except layouts.LayoutError as e:
+        raise RowError(e.parameter, str(e)) from None
 
 
 def manhattan_ball(ndim, radius):
@@ -202,9 +221,10 @@ def max_degree(row, nprocs):
 
 
 def buffer_bytes(reg, row, degree, nprocs):
-    """Send plus receive buffer bytes per process (kernel/setups/buffers.c)."""
-    return (reg.blocks(row["op"], "recv", degree, nprocs) + reg.blocks(row["op"], "send", degree, nprocs)) \
-        * (row["msize"] or 0)
+    """Send plus receive buffer bytes per process (kernel/setups/buffers.c;
+    a layout's: kernel/datatypes/geometry.c)."""
+    blocks = reg.blocks(row["op"], "recv", degree, nprocs) + reg.blocks(row["op"], "send", degree, nprocs)
+    return layouts.buffer_bytes(reg, row, degree, nprocs, lambda msize: blocks * msize)
 
 
 def deployment_problem(reg, row, nprocs):
@@ -219,9 +239,13 @@ def deployment_problem(reg, row, nprocs):
                 "and of extent 1, so no process has a neighbor")
     if row.get("graph") is not None:  # a graph's degrees and counts are its file's: gen/graphs/buffers.py
         return None
+    problem = layouts.deployment_problem(reg, row, nprocs)
+    if problem:
+        return problem
     need = buffer_bytes(reg, row, degree, nprocs)
     if need > reg.limits["max_memory"]:
-        return (f"msize {row['msize']} needs {need} bytes of buffers per process, "
-                f"over the kernel's {reg.limits['max_memory']}")
+        what = f"msize {row['msize']}" if row["msize"] is not None else \
+            f"layout {row['layout']} ({', '.join(f'{p}={row[p]}' for p in layouts.layout_parameters(reg, row['layout']))})"
+        return f"{what} needs {need} bytes of buffers per process, over the kernel's {reg.limits['max_memory']}"
     return None
 

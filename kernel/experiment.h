@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "catalog.h"
+#include "datatypes/layout_catalog.h"
 
 #define NBH_MAX_NDIM 8
 #define NBH_NOT_APPLICABLE (-1)
@@ -28,6 +29,7 @@ struct experiment {
     char *graph;    /* graph only: the graph file, relative paths resolved
                      * against the input file's folder; else NULL */
     int weights;    /* graph only: 1 passes the edge counts as weights */
+    struct layout_params layout;  /* operations that move data: the data layout (docs/datatypes.md) */
     enum arrival arrival;  /* arrival pattern (arrival.h); ARRIVAL_none where it does not apply */
     double arrival_us;     /* its maximum delay d */
     int late_rank;         /* one_late: the late process (rank of the topology communicator) */

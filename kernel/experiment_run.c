@@ -8,6 +8,8 @@
 #include "arrival.h"
 #include "busy_work.h"
 #include "constructors.h"
+#include "datatypes/layout_buffers.h"
+#include "datatypes/packing.h"
 #include "edge_counts.h"
 #include "gather_text.h"
 #include "loop_report.h"
@@ -207,7 +209,8 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     if (settings->dump_lists)
         dump_lists(&ctx, comm_rank, out);
 
-    struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .sync_seconds = -1};
+    struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .type_size = -1,
+                               .type_extent = -1, .commit_seconds = -1, .sync_seconds = -1};
     if (e->work_factor > 0) {
         struct work_plan plan;
         work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
@@ -217,9 +220,12 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         prep.work_us = plan.work_us;
     }
 
-    const struct setup *s = setup_for(e->op);
+    const struct setup *s = packing_setup(&ctx, setup_for(e->op));
     ctx.init_seconds = -1;
     s->prepare(&ctx);
+    int layout = operation_table[e->op].moves_data && !layout_is_plain(&e->layout);
+    if (layout)
+        layout_preparation(&ctx, &prep);
     if (check) {
         findings_track_slots(check, &ctx);
         validation_fill(&ctx);
@@ -277,7 +283,7 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         kept.nrep = (long)n;
         output_results(out, &kept, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
-        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || prep.sync_seconds >= 0)
+        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout || prep.sync_seconds >= 0)
             output_preparation(out, e, &prep);
         if (ranks)
             output_ranks(out, e, ctx.nprocs, ranks);

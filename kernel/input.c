@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatypes/geometry.h"
 #include "closest_name.h"
 #include "setups/setup.h"
 #include "topologies/dims.h"
@@ -99,13 +100,20 @@ static int is_blank_or_comment(const char *line)
 
 /* Parameters that came after the first inputs were written: a header
  * without work_factor means no work factor; one without graph and weights
- * has no graph experiment; one without arrival, arrival_us, late_rank and
- * sync starts at the barrier without delays. Every other parameter must be
+ * has no graph experiment; one without the layout's columns moves
+ * contiguous data; one without arrival, arrival_us, late_rank and sync
+ * starts at the barrier without delays. Every other parameter must be
  * named. */
 static int may_be_absent(int k)
 {
-    return k == PARAMETER_work_factor || k == PARAMETER_graph || k == PARAMETER_weights ||
-           k == PARAMETER_arrival || k == PARAMETER_arrival_us || k == PARAMETER_late_rank || k == PARAMETER_sync;
+    static const int later[] = {PARAMETER_work_factor, PARAMETER_graph,    PARAMETER_weights,    PARAMETER_layout,
+                                PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit,   PARAMETER_unit2,
+                                PARAMETER_stride,      PARAMETER_stride2,  PARAMETER_halo_n,     PARAMETER_matrix_n,
+                                PARAMETER_arrival,     PARAMETER_arrival_us, PARAMETER_late_rank, PARAMETER_sync};
+    for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
+        if (k == later[i])
+            return 1;
+    return 0;
 }
 
 static int parse_header(struct parser *p, char **fields, int n, char header[][64])
@@ -208,6 +216,7 @@ static int parse_word(struct parser *p, const char *column, const char *what, co
 }
 
 #define CELL(name) (p->column_of[PARAMETER_##name] >= 0 ? fields[p->column_of[PARAMETER_##name]] : "")
+#define CELL_OF(k) (p->column_of[k] >= 0 ? fields[p->column_of[k]] : "")
 #define TRY(x)          \
     do {                \
         if ((x) < 0)    \
@@ -249,9 +258,10 @@ static int check_grid(struct parser *p, const struct experiment *e)
                         "is finite and of extent 1, so no process has a neighbor",
                         e->radius, lim->nprocs);
     }
-    double bytes = buffer_bytes(e->op, e->msize, degree, degree, lim->nprocs);
+    double bytes = layout_buffer_bytes(e, degree, lim->nprocs);
     if (bytes > lim->max_memory)
-        return fail(p, "msize", "%ld bytes per neighbor need %.0f bytes of buffers per process "
+        return fail(p, layout_table[e->layout.layout].msize[0] == 'd' ? layout_table[e->layout.layout].parameters : "msize",
+                    "%ld bytes per neighbor need %.0f bytes of buffers per process "
                     "(up to %ld neighbors), over the limit of %.0f (--max-memory)",
                     e->msize, bytes, degree, lim->max_memory);
     return 0;
@@ -278,6 +288,58 @@ static int parse_graph(struct parser *p, char **fields, struct experiment *e)
     memcpy(e->graph, p->path, folder);
     memcpy(e->graph + folder, cell, length + 1);
     return 0;
+}
+
+/* The geometry parameters (unit ... matrix_n), each required where the
+ * layout takes it and empty elsewhere. */
+static int parse_geometry(struct parser *p, char **fields, struct experiment *e)
+{
+    struct {
+        int parameter;
+        long *value;
+    } geometry[] = {{PARAMETER_unit, &e->layout.unit},     {PARAMETER_unit2, &e->layout.unit2},
+                    {PARAMETER_stride, &e->layout.stride}, {PARAMETER_stride2, &e->layout.stride2},
+                    {PARAMETER_halo_n, &e->layout.halo_n}, {PARAMETER_matrix_n, &e->layout.matrix_n}};
+    const struct layout_info *l = &layout_table[e->layout.layout];
+    char why[64], need[64];
+    snprintf(why, sizeof(why), "layout %s", l->name);
+    snprintf(need, sizeof(need), "for layout %s", l->name);
+    for (size_t i = 0; i < sizeof(geometry) / sizeof(geometry[0]); i++) {
+        int k = geometry[i].parameter;
+        const char *name = parameter_table[k].name, *cell = CELL_OF(k);
+        if (catalog_list_has(l->parameters, name))
+            TRY(required(p, parse_long(p, k, cell, LONG_MAX, geometry[i].value), name, need));
+        else
+            TRY(must_be_empty(p, name, cell, why));
+    }
+    return 0;
+}
+
+/* layout, type_constructor (default: the layout's normal one) and packing,
+ * and the layout's geometry; on operations that move no data all empty. */
+static int parse_layout(struct parser *p, char **fields, struct experiment *e)
+{
+    int layout = LAYOUT_contiguous, constructor = -1, packing = PACKING_datatype;
+    if (!operation_table[e->op].moves_data) {
+        char why[64];
+        snprintf(why, sizeof(why), "op %s", operation_table[e->op].name);
+        int names[] = {PARAMETER_layout, PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit,
+                       PARAMETER_unit2, PARAMETER_stride, PARAMETER_stride2, PARAMETER_halo_n, PARAMETER_matrix_n};
+        for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+            TRY(must_be_empty(p, parameter_table[names[i]].name, CELL_OF(names[i]), why));
+        e->layout = (struct layout_params){LAYOUT_contiguous, TYPE_CONSTRUCTOR_basic, PACKING_datatype, 0, 0, 0, 0, 0, 0};
+        return 0;
+    }
+    TRY(parse_word(p, "layout", "layout", layout_table, N_LAYOUTS, sizeof(layout_table[0]), NULL, CELL(layout),
+                   &layout));
+    TRY(parse_word(p, "type_constructor", "type constructor", type_constructor_names, N_TYPE_CONSTRUCTORS,
+                   sizeof(type_constructor_names[0]), NULL, CELL(type_constructor), &constructor));
+    TRY(parse_word(p, "packing", "packing", packing_names, N_PACKINGS, sizeof(packing_names[0]), NULL,
+                   CELL(packing), &packing));
+    e->layout.layout = (enum layout)layout;
+    e->layout.constructor = constructor < 0 ? layout_normal(e->layout.layout) : (enum type_constructor)constructor;
+    e->layout.packing = (enum packing)packing;
+    return parse_geometry(p, fields, e);
 }
 
 /* The arrival pattern and the start (SPEC 8.2), for operations that move
@@ -342,7 +404,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
                     unavailable);
     const struct topology_info *t = &topology_table[topology];
     const struct operation_info *o = &operation_table[op];
-    char why[128];
+    char why[512];
 
     /* constructor: one of the topology's; default the first */
     char word[64];
@@ -407,8 +469,16 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
         TRY(parse_word(p, "datatype", "datatype", datatype_table, N_DATATYPES,
                        sizeof(datatype_table[0]), NULL, CELL(datatype), &datatype));
         e->datatype = datatype;
-        TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), LONG_MAX, &e->msize),
-                     "msize", "for operations that move data"));
+        TRY(parse_layout(p, fields, e));
+        const struct layout_info *l = &layout_table[e->layout.layout];
+        if (strcmp(l->msize, "derived") == 0) {  /* from the layout's own parameters, once they are checked */
+            snprintf(why, sizeof(why), "layout %s (it gives the bytes per neighbor itself)", l->name);
+            TRY(must_be_empty(p, "msize", CELL(msize), why));
+            e->msize = 0;
+        } else {
+            TRY(required(p, parse_long(p, PARAMETER_msize, CELL(msize), LONG_MAX, &e->msize),
+                         "msize", "for operations that move data"));
+        }
         int size = datatype_table[datatype].size;
         if (e->msize % size)
             return fail(p, "msize", "%ld is not a multiple of the %s size (%d bytes)", e->msize,
@@ -420,8 +490,14 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
         if (e->work_us > 0 && e->work_factor > 0)
             return fail(p, "work_factor", "%s given with work_us %s: give the busy work in microseconds or "
                         "as a factor, not both", CELL(work_factor), CELL(work_us));
+        const char *column = layout_problem(e, p->limits->nprocs, why, sizeof(why));
+        if (column)
+            return fail(p, column, "%s", why);
+        if (strcmp(l->msize, "derived") == 0)
+            e->msize = layout_derived_msize(e, p->limits->nprocs);
     } else {
         e->datatype = DATATYPE_byte;
+        TRY(parse_layout(p, fields, e));
         TRY(must_be_empty(p, "datatype", CELL(datatype), why));
         TRY(must_be_empty(p, "msize", CELL(msize), why));
         TRY(must_be_empty(p, "work_us", CELL(work_us), why));

@@ -175,8 +175,8 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
 {
     if (create_side_table(o, &o->preparation, ".preparation.csv",
                           "id,op,init_seconds,work_reference,work_reference_seconds,"
-                          "work_reference_id,work_factor,work_us,"
-                          "sync,sync_seconds,window_seconds,offset_spread_seconds,start_skew_seconds,"
+                          "work_reference_id,work_factor,work_us,type_size,type_extent,commit_seconds,"
+                          "type_check,sync,sync_seconds,window_seconds,offset_spread_seconds,start_skew_seconds,"
                           "invalid_reps\n") != 0)
         return;
     char *text = NULL;
@@ -192,6 +192,10 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
         fprintf(row, "%ld", p->reference_id);
     cell(row, p->reference_seconds >= 0 ? e->work_factor : -1, "%g");
     cell(row, p->work_us, "%.3f");
+    cell(row, p->type_size, "%.0f");
+    cell(row, p->type_extent, "%.0f");
+    cell(row, p->commit_seconds, "%.9e");
+    fprintf(row, ",%s", p->type_check);
     fprintf(row, ",%s", p->sync_seconds >= 0 ? sync_names[e->sync] : "");
     cell(row, p->sync_seconds, "%.9e");
     cell(row, p->sync_seconds >= 0 ? p->window_seconds : -1, "%.9e");

@@ -2,9 +2,11 @@
  *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
  *                        experiment; with arrival patterns in the input also
  *                        delay_seconds (the slowest process's delay)
- *   PREFIX.preparation.csv  per experiment with a persistent operation or a
- *                        work_factor: the _init time, the work_reference's
- *                        time and the work it gave
+ *   PREFIX.preparation.csv  per experiment with a persistent operation, a
+ *                        work_factor, a layout or sync = clock: the _init
+ *                        time, the work_reference's time and the work it
+ *                        gave, the datatype's size, extent and commit time,
+ *                        what the clock start cost and achieved
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
@@ -49,6 +51,10 @@ struct preparation {
     double reference_seconds;  /* work_factor: the work_reference without work */
     long reference_id;         /* work_factor: the experiment in which it was timed */
     double work_us;            /* work_factor: the busy work it gave */
+    double type_size;          /* a layout: bytes of data per neighbor its description gives */
+    double type_extent;        /* ... and their extent (MPI_Type_get_extent x count) */
+    double commit_seconds;     /* ... MPI_Type_commit of every description, slowest process */
+    char type_check[200];      /* ... the descriptions' agreement: "ok" or what differs */
     /* sync = clock (sync/clock.c); sync_seconds -1 for the barrier */
     double sync_seconds;       /* estimating the clock and timing the window, slowest process */
     double window_seconds;     /* the window the last repetitions started in */

@@ -30,7 +30,8 @@ struct run_context {
 
     /* Buffers: nsend blocks out, nrecv slots in, each msize bytes, or
      * entries x msize where the v/w variants carry a graph's counts. */
-    MPI_Datatype type;
+    MPI_Datatype type;           /* what a block is sent as (recvtype: received as) */
+    MPI_Datatype recvtype;
     int count;                   /* elements per msize bytes */
     size_t block;                /* msize */
     int nsend, nrecv;
@@ -49,6 +50,12 @@ struct run_context {
     int *block_names;
     int *slot_senders;
     int *slot_names;
+
+    /* A layout (datatypes/layout_buffers.h): the layout's own buffers and
+     * descriptions; NULL for contiguous data described by the basic type
+     * and packed by the library. inner_setup: the setup a packing wraps. */
+    struct layout_state *layout;
+    const struct setup *inner_setup;
 };
 
 #endif

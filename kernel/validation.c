@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatypes/layout_buffers.h"
 #include "gather_text.h"
 #include "seeds.h"
 
@@ -27,6 +28,13 @@ static void payload(char *block, size_t size, int sender, int name)
         block[o] = (char)(mix64(key ^ ((o >> 3) * 0x9e3779b97f4a7c15ULL)) >> ((o & 7) * 8));
 }
 
+/* Bytes a slot receives: its part of the receive buffer, or with a layout
+ * the data it carries (msize), gathered from the layout's elements. */
+static size_t slot_size(const struct run_context *ctx, int k)
+{
+    return ctx->layout ? (size_t)ctx->e->msize : ctx->recv_offsets[k + 1] - ctx->recv_offsets[k];
+}
+
 void findings_init(struct findings *f)
 {
     memset(f, 0, sizeof(*f));
@@ -36,13 +44,14 @@ void findings_track_slots(struct findings *f, const struct run_context *ctx)
 {
     f->nslots = ctx->nrecv;
     f->slot_finding = malloc(sizeof(int) * (size_t)(f->nslots + 1));
+    f->gap_finding = -1;
     size_t largest = 0;
     for (int k = 0; k < f->nslots; k++) {
         f->slot_finding[k] = -1;
-        size_t size = ctx->recv_offsets[k + 1] - ctx->recv_offsets[k];
+        size_t size = slot_size(ctx, k);
         largest = size > largest ? size : largest;
     }
-    f->scratch = malloc(largest + 1);
+    f->scratch = malloc(2 * largest + 2);
 }
 
 void findings_free(struct findings *f)
@@ -65,6 +74,19 @@ static int findings_add(struct findings *f, struct finding item)
 
 void validation_fill(struct run_context *ctx)
 {
+    if (ctx->layout && layout_faces_overlap(ctx)) {
+        layout_fill_pattern(ctx);
+        return;
+    }
+    if (ctx->layout) {  /* each block's payload at the layout's elements */
+        char *block = malloc((size_t)ctx->e->msize + 1);
+        for (int j = 0; j < ctx->nsend; j++) {
+            payload(block, (size_t)ctx->e->msize, ctx->rank, ctx->block_names[j]);
+            layout_put_block(ctx, j, block);
+        }
+        free(block);
+        return;
+    }
     for (int j = 0; j < ctx->nsend; j++)
         payload(ctx->sendbuf + ctx->send_offsets[j], ctx->send_offsets[j + 1] - ctx->send_offsets[j],
                 ctx->rank, ctx->block_names[j]);
@@ -72,7 +94,9 @@ void validation_fill(struct run_context *ctx)
 
 void validation_reset(struct run_context *ctx)
 {
-    if (ctx->recv_offsets)  /* create moves no data */
+    if (ctx->layout)
+        layout_poison(ctx, POISON);
+    else if (ctx->recv_offsets)  /* create moves no data */
         memset(ctx->recvbuf, POISON, ctx->recv_offsets[ctx->nrecv]);
 }
 
@@ -84,6 +108,33 @@ static int all_poison(const char *block, size_t size)
     return 1;
 }
 
+/* The bytes block `name` of process `sender` carries. */
+static void expected(const struct run_context *ctx, char *out, size_t size, int sender, int name)
+{
+    if (ctx->layout && layout_faces_overlap(ctx))
+        layout_expected(ctx, sender, name, out);
+    else
+        payload(out, size, sender, name);
+}
+
+/* With faces that share elements there is no header: which process's
+ * face, if any, arrived is found by trying each. */
+static void search_faces(const struct run_context *ctx, struct findings *f, const char *got, size_t size,
+                         struct finding *d)
+{
+    for (int q = 0; q < ctx->nprocs; q++) {
+        for (int name = 0; name < ctx->nrecv; name++) {
+            expected(ctx, f->scratch, size, q, name);
+            if (memcmp(f->scratch, got, size) == 0) {
+                d->got_rank = q;
+                d->got_name = name;
+                d->kind = q != d->expected_rank ? FINDING_wrong_sender : FINDING_wrong_edge;
+                return;
+            }
+        }
+    }
+}
+
 /* What went wrong in a slot that does not hold the expected block. */
 static struct finding diagnose(const struct run_context *ctx, struct findings *f, const char *got,
                                size_t size, int k)
@@ -93,6 +144,10 @@ static struct finding diagnose(const struct run_context *ctx, struct findings *f
                         .got_rank = -1, .got_name = -1, .reps = 1};
     if (all_poison(got, size)) {
         d.kind = FINDING_missing;
+        return d;
+    }
+    if (ctx->layout && layout_faces_overlap(ctx)) {
+        search_faces(ctx, f, got, size, &d);
         return d;
     }
     if (size < HEADER)
@@ -113,11 +168,16 @@ static struct finding diagnose(const struct run_context *ctx, struct findings *f
 void validation_check(struct run_context *ctx, struct findings *f)
 {
     for (int k = 0; k < ctx->nrecv; k++) {
-        size_t size = ctx->recv_offsets[k + 1] - ctx->recv_offsets[k];
+        size_t size = slot_size(ctx, k);
         if (ctx->slot_senders[k] == MPI_PROC_NULL || size == 0)
             continue;
         const char *got = ctx->recvbuf + ctx->recv_offsets[k];
-        payload(f->scratch, size, ctx->slot_senders[k], ctx->slot_names[k]);
+        if (ctx->layout) {
+            char *gathered = f->scratch + size + 1;
+            layout_get_slot(ctx, k, gathered);
+            got = gathered;
+        }
+        expected(ctx, f->scratch, size, ctx->slot_senders[k], ctx->slot_names[k]);
         if (memcmp(f->scratch, got, size) == 0)
             continue;
         if (f->slot_finding[k] >= 0) {
@@ -125,6 +185,16 @@ void validation_check(struct run_context *ctx, struct findings *f)
             continue;
         }
         f->slot_finding[k] = findings_add(f, diagnose(ctx, f, got, size, k));
+    }
+    long written = ctx->layout ? layout_gap_written(ctx, POISON) : -1;
+    if (written >= 0) {  /* got_name: the first byte written outside every received element */
+        if (f->gap_finding >= 0)
+            f->items[f->gap_finding].reps++;
+        else
+            f->gap_finding = findings_add(f, (struct finding){.kind = FINDING_gap, .rank = ctx->rank, .slot = -1,
+                                                              .expected_rank = -1, .expected_name = -1,
+                                                              .got_rank = -1, .got_name = (int)written,
+                                                              .reps = 1});
     }
 }
 

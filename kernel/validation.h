@@ -16,7 +16,8 @@
     X(missing)               \
     X(corrupt)               \
     X(source_list)           \
-    X(destination_list)
+    X(destination_list)      \
+    X(gap)
 
 #define NBH_ENUM_FINDING(name) FINDING_##name,
 enum finding_kind { NBH_FINDING_KINDS(NBH_ENUM_FINDING) N_FINDING_KINDS };
@@ -37,7 +38,8 @@ struct findings {
     int count, capacity;
     int *slot_finding;  /* per receive slot: index into items, or -1 */
     int nslots;
-    char *scratch;      /* one block, for comparisons */
+    int gap_finding;    /* a layout's receive buffer written outside its slots: index, or -1 */
+    char *scratch;      /* two blocks: the expected one, and a layout's slot gathered */
 };
 
 void findings_init(struct findings *f);

@@ -1,8 +1,10 @@
 #include "work_factor.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "busy_work.h"
+#include "datatypes/packing.h"
 #include "setups/setup.h"
 #include "timing_loop.h"
 
@@ -34,12 +36,14 @@ static int same_exchange(const struct experiment *a, const struct experiment *b)
 {
     return a->op == b->op && a->topology == b->topology && a->constructor == b->constructor &&
            a->ndim == b->ndim && a->nfin == b->nfin && a->radius == b->radius && a->order == b->order &&
-           a->reorder == b->reorder && a->datatype == b->datatype && a->msize == b->msize && a->seed == b->seed;
+           a->reorder == b->reorder && a->datatype == b->datatype && a->msize == b->msize && a->seed == b->seed &&
+           memcmp(&a->layout, &b->layout, sizeof(a->layout)) == 0;
 }
 
 static double time_reference(struct run_context *ctx)
 {
-    const struct setup *reference = setup_for((enum operation)operation_table[ctx->e->op].work_reference);
+    const struct setup *reference =
+        packing_setup(ctx, setup_for((enum operation)operation_table[ctx->e->op].work_reference));
     enum { N = WORK_FACTOR_REPS + 1 };
     double mine[N], slowest[N];
     uint64_t work = ctx->work;

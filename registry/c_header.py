@@ -2,7 +2,8 @@
 """Writes registry.h: the registry tables as C X-macros for the kernel.
 
 The CSV files in this folder are the one list of operations, topologies,
-constructors, orders, datatypes and input parameters. The kernel never spells
+constructors, orders, datatypes, input parameters, layouts, type
+constructors and packings. The kernel never spells
 these lists itself; it expands the macros written here.
 
 usage: c_header.py OUTPUT
@@ -30,6 +31,10 @@ TABLES = {
     "syncs": [("name", "ident")],
     "parameters": [("name", "ident"), ("type", "str"), ("applies_to", "str"), ("min", "bound"),
                    ("max", "bound")],
+    "layouts": [("name", "ident"), ("parameters", "str"), ("normal", "str"), ("constructors", "str"),
+                ("packings", "str"), ("msize", "str"), ("ops", "str"), ("topologies", "str")],
+    "type_constructors": [("name", "ident")],
+    "packings": [("name", "ident")],
 }
 
 

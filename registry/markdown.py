@@ -24,6 +24,18 @@ SECTIONS = [
     ("constructors", "Constructors", ""),
     ("orders", "Orders of the neighbor lists", ""),
     ("datatypes", "Datatypes", ""),
+    ("layouts", "Layouts (the `layout` parameter)",
+     "How the data of every block lies in memory (docs/datatypes.md). `parameters`: the geometry parameters "
+     "it takes (in elements); `normal`: the studies' description, the reference of DT3 and the default "
+     "`type_constructor`; `constructors`: the type constructors that can describe it; `packings`: who may "
+     "pack it; `msize`: given, or derived from the geometry (leave msize empty); `ops` and `topologies`: "
+     "where it applies (empty: every operation that moves data; the topologies constrain the neighborhood "
+     "and p2p operations); `variant1`, `variant2`: the studies' Table 2 in the unit size A "
+     "(`gen.layouts.variants`)."),
+    ("type_constructors", "Type constructors (the `type_constructor` parameter)",
+     "Every description of a layout has the same type map: the kernel checks size, extent and packed bytes "
+     "before it measures (preparation.csv `type_check`)."),
+    ("packings", "Packings (the `packing` parameter)", ""),
     ("arrivals", "Arrival patterns (the `arrival` parameter)",
      "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
      "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "

@@ -50,7 +50,10 @@ read_table <- function(file, required) {
 read_experiments <- function(file, registry) {
   params <- registry$parameters[name != "seed"]
   x <- read_table(file, setdiff(params$name, LATER_PARAMETERS))
-  for (p in setdiff(params$name, names(x))) set(x, j = p, value = NA_character_)
+  later <- setdiff(params$name, names(x))
+  for (p in later) set(x, j = p, value = NA_character_)
+  moves <- x$op %in% registry$operations[moves_data == "1", name]
+  for (p in intersect(later, names(LATER_DEFAULTS))) set(x, i = which(moves), j = p, value = LATER_DEFAULTS[[p]])
   extra <- setdiff(names(x), params$name)
   if (length(extra)) {
     nbh_warning(file, ": column(s) ", format_list(extra), " are not parameters of registry/parameters.csv; ignored")

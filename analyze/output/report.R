@@ -306,6 +306,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
   blocks <- with_decision_blocks(blocks, decision_blocks(result, tt))
   blocks <- c(blocks, closest_call_blocks(closest, params, result), tuning_blocks(tuning, params, result),
               overlap_blocks(result, plots$overlap, settings), graph_blocks(result$graphs, plots$heatmaps, settings),
+              characterization_blocks(result, plots$characterization, settings),
               arrival_blocks(result, plots$arrival, settings),
               plot_blocks(result, plots, settings))
   blocks <- c(blocks, node_aware_blocks(result))

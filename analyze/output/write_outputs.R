@@ -1,6 +1,7 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
 # closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
-# overlap.csv and overlap_sets.csv (where busy work was measured), arrival.csv
+# overlap.csv and overlap_sets.csv (where busy work was measured),
+# characterization.csv (where layouts meet contiguous data), arrival.csv
 # and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), percentiles.csv (tail
 # latencies), break_even.csv (where persistent operations and their
@@ -34,7 +35,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- data.table()
+  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- layout_plots <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
@@ -62,6 +63,9 @@ write_analysis <- function(result, settings, warnings, dir) {
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
     overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
                                   overlap_plot, dir, height = 6)
+    layout_plots <- render_plots(characterization_plot_data(result$characterization %||% data.table(), params,
+                                                            result$registry$layouts),
+                                 characterization_plot, dir, height = 6)
     verdict <- render_verdict_map(verdict_map_data(summary, result$p_thres), dir)
   }
   cols <- csv_columns(tt, params)
@@ -80,11 +84,15 @@ write_analysis <- function(result, settings, warnings, dir) {
   if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
   be <- break_even_table(result)
   if (nrow(be)) write_csv(be, file.path(dir, "break_even.csv"))
+  if (nrow(result$characterization %||% data.table())) {
+    write_csv(result$characterization, file.path(dir, "characterization.csv"))
+  }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   regression_plots <- write_regression(result$regression, settings, dir, params)
   arrival_plots <- write_arrival(result, settings, dir)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps, verdict = verdict, arrival = arrival_plots)
+                heatmaps = heatmaps, verdict = verdict,
+                characterization = layout_plots, arrival = arrival_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "datatypes/layout_buffers.h"
 #include "setup.h"
 
 #define NBH_MPI_TYPE_ROW(name, mpi_type, size) [DATATYPE_##name] = mpi_type,
@@ -35,7 +36,7 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
 {
     const struct experiment *e = ctx->e;
     int n = nsend > nrecv ? nsend : nrecv;
-    ctx->type = datatype_mpi(e->datatype);
+    ctx->type = ctx->recvtype = datatype_mpi(e->datatype);
     ctx->block = (size_t)e->msize;
     ctx->count = (int)(e->msize / datatype_table[e->datatype].size);
     ctx->nsend = nsend;
@@ -74,10 +75,13 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
         ctx->rdispls[k] = (int)(ctx->recv_offsets[k] / element);
         ctx->rdispls_bytes[k] = (MPI_Aint)ctx->recv_offsets[k];
     }
+    if (!layout_is_plain(&e->layout))
+        layout_buffers_prepare(ctx);
 }
 
 void buffers_release(struct run_context *ctx)
 {
+    layout_buffers_release(ctx);
     void *owned[] = {ctx->sendbuf, ctx->recvbuf, ctx->sendcounts, ctx->recvcounts, ctx->sdispls,
                      ctx->rdispls, ctx->sdispls_bytes, ctx->rdispls_bytes, ctx->sendtypes,
                      ctx->recvtypes, ctx->requests, ctx->block_names, ctx->slot_senders,

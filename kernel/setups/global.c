@@ -27,10 +27,11 @@ static void prepare_alltoall(struct run_context *ctx)
 }
 
 /* The root sends its block; every other process receives it into its one
- * slot. The root's slot expects nothing and must stay untouched. */
+ * slot (and sends none: nothing to pack there). The root's slot expects
+ * nothing and must stay untouched. */
 static void prepare_bcast(struct run_context *ctx)
 {
-    buffers_prepare(ctx, 1, 1, NULL, NULL);
+    buffers_prepare(ctx, ctx->rank == BCAST_ROOT ? 1 : 0, 1, NULL, NULL);
     ctx->block_names[0] = 0;
     ctx->slot_senders[0] = ctx->rank == BCAST_ROOT ? MPI_PROC_NULL : BCAST_ROOT;
     ctx->slot_names[0] = 0;
@@ -38,29 +39,30 @@ static void prepare_bcast(struct run_context *ctx)
 
 static void bcast(struct run_context *c)
 {
-    MPI_Bcast(c->rank == BCAST_ROOT ? c->sendbuf : c->recvbuf, c->count, c->type, BCAST_ROOT, c->comm);
+    int root = c->rank == BCAST_ROOT;
+    MPI_Bcast(root ? c->sendbuf : c->recvbuf, c->count, root ? c->type : c->recvtype, BCAST_ROOT, c->comm);
 }
 
 static void allgather(struct run_context *c)
 {
-    MPI_Allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+    MPI_Allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm);
 }
 
 static void allgatherv(struct run_context *c)
 {
-    MPI_Allgatherv(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts, c->rdispls, c->type,
+    MPI_Allgatherv(c->sendbuf, c->count, c->type, c->recvbuf, c->recvcounts, c->rdispls, c->recvtype,
                    c->comm);
 }
 
 static void alltoall(struct run_context *c)
 {
-    MPI_Alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+    MPI_Alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm);
 }
 
 static void alltoallv(struct run_context *c)
 {
     MPI_Alltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->type, c->recvbuf, c->recvcounts,
-                  c->rdispls, c->type, c->comm);
+                  c->rdispls, c->recvtype, c->comm);
 }
 
 static void alltoallw(struct run_context *c)

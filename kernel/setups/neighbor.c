@@ -5,24 +5,24 @@
 
 static void neighbor_allgather(struct run_context *c)
 {
-    MPI_Neighbor_allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+    MPI_Neighbor_allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm);
 }
 
 static void neighbor_allgatherv(struct run_context *c)
 {
     MPI_Neighbor_allgatherv(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf, c->recvcounts,
-                            c->rdispls, c->type, c->comm);
+                            c->rdispls, c->recvtype, c->comm);
 }
 
 static void neighbor_alltoall(struct run_context *c)
 {
-    MPI_Neighbor_alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm);
+    MPI_Neighbor_alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm);
 }
 
 static void neighbor_alltoallv(struct run_context *c)
 {
     MPI_Neighbor_alltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->type, c->recvbuf,
-                           c->recvcounts, c->rdispls, c->type, c->comm);
+                           c->recvcounts, c->rdispls, c->recvtype, c->comm);
 }
 
 static void neighbor_alltoallw(struct run_context *c)
@@ -33,26 +33,26 @@ static void neighbor_alltoallw(struct run_context *c)
 
 static void ineighbor_allgather(struct run_context *c)
 {
-    MPI_Ineighbor_allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm,
+    MPI_Ineighbor_allgather(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm,
                             &c->request);
 }
 
 static void ineighbor_allgatherv(struct run_context *c)
 {
     MPI_Ineighbor_allgatherv(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf, c->recvcounts,
-                             c->rdispls, c->type, c->comm, &c->request);
+                             c->rdispls, c->recvtype, c->comm, &c->request);
 }
 
 static void ineighbor_alltoall(struct run_context *c)
 {
-    MPI_Ineighbor_alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type, c->comm,
+    MPI_Ineighbor_alltoall(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype, c->comm,
                            &c->request);
 }
 
 static void ineighbor_alltoallv(struct run_context *c)
 {
     MPI_Ineighbor_alltoallv(c->sendbuf, c->sendcounts, c->sdispls, c->type, c->recvbuf,
-                            c->recvcounts, c->rdispls, c->type, c->comm, &c->request);
+                            c->recvcounts, c->rdispls, c->recvtype, c->comm, &c->request);
 }
 
 static void ineighbor_alltoallw(struct run_context *c)

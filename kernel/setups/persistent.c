@@ -40,27 +40,27 @@ static void init_timed(struct run_context *c, void (*init)(struct run_context *)
 
 static void allgather_init(struct run_context *c)
 {
-    NBH_PERSISTENT(Neighbor_allgather_init)(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type,
+    NBH_PERSISTENT(Neighbor_allgather_init)(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype,
                                             c->comm, MPI_INFO_NULL, &c->request);
 }
 
 static void allgatherv_init(struct run_context *c)
 {
     NBH_PERSISTENT(Neighbor_allgatherv_init)(c->sendbuf, c->sendcounts[0], c->type, c->recvbuf,
-                                             c->recvcounts, c->rdispls, c->type, c->comm, MPI_INFO_NULL,
+                                             c->recvcounts, c->rdispls, c->recvtype, c->comm, MPI_INFO_NULL,
                                              &c->request);
 }
 
 static void alltoall_init(struct run_context *c)
 {
-    NBH_PERSISTENT(Neighbor_alltoall_init)(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->type,
+    NBH_PERSISTENT(Neighbor_alltoall_init)(c->sendbuf, c->count, c->type, c->recvbuf, c->count, c->recvtype,
                                            c->comm, MPI_INFO_NULL, &c->request);
 }
 
 static void alltoallv_init(struct run_context *c)
 {
     NBH_PERSISTENT(Neighbor_alltoallv_init)(c->sendbuf, c->sendcounts, c->sdispls, c->type, c->recvbuf,
-                                            c->recvcounts, c->rdispls, c->type, c->comm, MPI_INFO_NULL,
+                                            c->recvcounts, c->rdispls, c->recvtype, c->comm, MPI_INFO_NULL,
                                             &c->request);
 }
 

@@ -73,7 +73,7 @@ setup() { workflow_setup; }
 @test "generate with an unknown campaign lists the shipped ones" {
     run "$NBH" generate nope
     [ "$status" -eq 2 ]
-    [[ "$output" == "nbhbench: unknown campaign 'nope' (campaigns/ has: app-graphs, arrival, demo, "* ]]
+    [[ "$output" == "nbhbench: unknown campaign 'nope' (campaigns/ has: app-graphs, arrival, datatypes, demo, "* ]]
 }
 
 @test "generate with an unknown environment fails with exit 2" {

@@ -18,7 +18,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 REG = registry.load()
 N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
 SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
-           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "arrival": 216}
+           "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
+           "transpose": 60, "arrival": 216}
 
 
 @pytest.fixture(autouse=True)
@@ -64,8 +65,9 @@ def assessment_tags(workspace):
             if ":" in line and not line.startswith(("#", "[")) and "=" not in line.split(":")[0]}
 
 
-def test_guidelines_all_progress_and_arrival_cover_every_guideline():
-    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16; arrival: AR1, AR2 (and P2P)."""
+def test_guidelines_all_progress_datatypes_and_arrival_cover_every_guideline():
+    """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16;
+    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P)."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -74,9 +76,15 @@ def test_guidelines_all_progress_and_arrival_cover_every_guideline():
     assert {"create", "p2p_alltoall", "alltoallw", "ineighbor_alltoallw"} <= ops
     assert not {op for op in ops if op.endswith("_init")}, "the study's campaign stays without persistent ops"
     progress, _ = generate("progress", "slurm-openmpi")
+    assert assessment_tags(progress) == {f"GL{i}" for i in range(13, 17)}
+    datatypes, _ = generate("datatypes", "slurm-openmpi")
+    assert assessment_tags(datatypes) == {f"DT{i}" for i in range(1, 5)}
+    for campaign in ("halo", "transpose"):
+        workspace, _ = generate(campaign, "slurm-openmpi")
+        assert {"DT2", "DT3", "DT4"} <= assessment_tags(workspace), campaign
     arrival, _ = generate("arrival", "slurm-openmpi")
     assert assessment_tags(arrival) == {"AR1", "AR2", "P2P"}
-    assert assessment_tags(progress) == guidelines - study - {"AR1", "AR2"}
+    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) == guidelines
     patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
     assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
             ("p2p_alltoall", "none", "clock")} <= patterns
@@ -187,6 +195,15 @@ EXPERIMENTS = cross(
     (None, DESIGN.format(line3="levels(msize=[6], datatype='int')"), [],
      "experiments.py:5: 6 is not a multiple of the int size"),
     (None, DESIGN.format(line3="levels(msize=[64]])"), [], "experiments.py:5: syntax error"),
+    (None, DESIGN.format(line3="levels(msize=240, datatype='int', layout='tiled', unit=3, stride=3)"), [],
+     "experiments.py:5: stride 3 is not larger than unit 3 (layout tiled needs B > A)"),
+    (None, DESIGN.replace("neighbor_alltoall", "neighbor_alltoallw").format(line3="levels(layout='halo', halo_n=8)"),
+     [], "experiments.py:5: layout halo needs topology cart for op neighbor_alltoallw, not vneum"),
+    (None, DESIGN.replace("neighbor_alltoall", "create").format(line3="levels(packing='mpi_pack')"), [],
+     "experiments.py:5: packing does not apply to op create"),
+    (None, DESIGN.replace('"neighbor_alltoall", topology="vneum"', '"alltoall", topology="full"').replace(
+        "levels(ndim=2, nfin=2)", "levels(datatype='double')").format(line3="levels(layout='transpose', matrix_n=6)"),
+     [], "deployment 1x4 is impossible for experiment 1 (op=alltoall topology=full"),
     (None, DESIGN.format(line3="levels(msize=[64], arrival_us=50)"), [],
      "experiments.py:5: arrival_us does not apply to arrival none (leave it out)"),
     (None, DESIGN.format(line3="levels(msize=[64], arrival='one_late', arrival_us=50, late_rank=4)"), [],

@@ -15,7 +15,9 @@ def test_defaults_are_written_explicitly_and_inapplicable_ones_empty():
     assert row == {"op": "neighbor_alltoall", "topology": "vneum", "constructor": "dist_graph_adjacent",
                    "ndim": 2, "nfin": 0, "radius": 1, "order": "FMAJ", "reorder": 0,
                    "datatype": "byte", "msize": 1024, "work_us": 0, "work_factor": 0,
-                   "graph": None, "weights": None, "arrival": "none", "arrival_us": None, "late_rank": None,
+                   "graph": None, "weights": None, "layout": "contiguous", "type_constructor": "basic",
+                   "packing": "datatype", "unit": None, "unit2": None, "stride": None, "stride2": None,
+                   "halo_n": None, "matrix_n": None, "arrival": "none", "arrival_us": None, "late_rank": None,
                    "sync": "barrier"}
     cart = complete(op="create", topology="cart", ndim=3)
     assert cart["order"] is None and cart["radius"] is None and cart["msize"] is None

@@ -18,7 +18,7 @@ test_that("overview data: one plot per violated group, the medians of run median
   }
   expect_equal(od$plots$a_label[1], "op=neighbor_allgather")  # what differs; the title has the guideline
   expect_equal(od$plots$b_label[1], "op=neighbor_alltoall")
-  expect_match(od$plots$caption[1], "^openmpi default, 1x4 \\(4 processes\\); topology=cart, constructor=cart_create, ndim=2, nfin=0, reorder=0, datatype=byte, work_us=0; a: op=neighbor_allgather; b: op=neighbor_alltoall$")
+  expect_match(od$plots$caption[1], "^openmpi default, 1x4 \\(4 processes\\); topology=cart, constructor=cart_create, ndim=2, nfin=0, reorder=0, datatype=byte, work_us=0, layout=contiguous, type_constructor=basic, packing=datatype; a: op=neighbor_allgather; b: op=neighbor_alltoall$")
 })
 
 test_that("the overview plot draws both sides on log scales and rings the violated point", {

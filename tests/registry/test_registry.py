@@ -24,8 +24,29 @@ def test_docs_registry_is_generated_from_the_csv_files():
 
 
 def test_names_are_unique():
-    for table in ["operations", "topologies", "constructors", "orders", "datatypes", "parameters", "guidelines"]:
+    for table in ["operations", "topologies", "constructors", "orders", "datatypes", "parameters", "guidelines",
+                  "layouts", "type_constructors", "packings"]:
         assert len(names(table)) == len(set(names(table))), table
+
+
+def test_layouts_name_known_constructors_packings_parameters_and_ops():
+    """registry/layouts.csv: the normal constructor first among those that
+    describe the layout; every constructor and packing serves a layout."""
+    parameters = {r["name"]: r for r in rows("parameters")}
+    used_constructors, used_packings = set(), set()
+    for layout in rows("layouts"):
+        constructors = layout["constructors"].split()
+        assert constructors[0] == layout["normal"], layout["name"]
+        assert set(layout["packings"].split()) <= set(names("packings")), layout["name"]
+        assert set(layout["ops"].split()) <= set(names("operations")), layout["name"]
+        assert set(layout["topologies"].split()) <= set(names("topologies")), layout["name"]
+        assert layout["msize"] in ("given", "derived"), layout["name"]
+        for p in layout["parameters"].split():
+            assert parameters[p]["applies_to"] == "layouts that use it", p
+        used_constructors |= set(constructors)
+        used_packings |= set(layout["packings"].split())
+    assert used_constructors == set(names("type_constructors"))
+    assert used_packings == set(names("packings"))
 
 
 def test_topologies_name_known_constructors_and_orders():
@@ -63,8 +84,9 @@ def test_work_reference_is_the_nonblocking_form_of_each_neighborhood_collective(
             assert r["work_reference"] == name
 
 
-def test_guidelines_cover_gl1_to_gl16_p2p_ar1_ar2_and_la():
-    assert names("guidelines") == [f"GL{i}" for i in range(1, 17)] + ["P2P", "AR1", "AR2", "LA"]
+def test_guidelines_cover_gl1_to_gl16_p2p_dt1_to_dt4_ar1_ar2_and_la():
+    assert names("guidelines") == [f"GL{i}" for i in range(1, 17)] + ["P2P"] + [f"DT{i}" for i in range(1, 5)] + \
+        ["AR1", "AR2", "LA"]
     assert {r["relation"] for r in rows("guidelines")} == {"<=", "~"}
     thresholds = {r["id"]: r["v_thres"] for r in rows("guidelines") if r["v_thres"]}
     assert thresholds == {"GL16": "1.10", "AR1": "1.10"}, \

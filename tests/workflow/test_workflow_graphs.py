@@ -39,7 +39,7 @@ def test_app_graphs_end_to_end_on_one_library(bench):
     assert int(row["edges"]) == len(edges) and int(row["entries_max"]) == max(
         sum(int(e["count"]) for e in edges if e["source"] == str(r)) for r in range(4))
     report = (out / "report.html").read_text()
-    assert "<h2>Process graphs</h2>" in report and "Communication volume: mtx file=lshape-p1.mtx, p = 4" in report
+    assert "<h2 id=\"process-graphs\">Process graphs</h2>" in report and "Communication volume: mtx file=lshape-p1.mtx, p = 4" in report
     assert (out / "plots" / f"graph-{graphs[1][:-4]}.png").is_file()
 
 

@@ -14,7 +14,9 @@ CUTS = {"demo": ["msize=64"], "nbhcoll-jupiter": ["msize=256"], "nbhcoll-vsc3": 
         "full-tuned-jupiter": ["msize=256"], "guidelines-all": ["msize=64"],
         "openmpi-alltoall-sweep": ["msize=256"], "openmpi-allgather-sweep": ["msize=256"],
         "mpich-coll-sweep": ["msize=256"], "progress": ["msize=256"], "progress-tuning": ["msize=4096"],
-        "progress-tuning@mpich": ["msize=4096"], "app-graphs": ["msize=8"], "arrival": ["msize=64"],
+        "progress-tuning@mpich": ["msize=4096"], "app-graphs": ["msize=8"],
+        "datatypes": ["msize=3200", "op=pingpong", "datatype=int"], "halo": ["halo_n=8"],
+        "transpose": ["matrix_n=256"], "arrival": ["msize=64"],
         "locality": ["msize=8", "graph=mtx file=lshape-p1.mtx"]}  # its 10^5-10^6-row graphs: docs/examples/locality
 # Campaigns whose parameter sets belong to one library; NAME@LIBRARY: the
 # campaign again under another library (its sets for that library). The

@@ -14,6 +14,7 @@ int main(void)
     test_pairing();
     test_input();
     test_whole_output();
+    test_layouts();
     test_arrival();
     test_closest_name();
     printf("1..%d\n", tap_count);

@@ -29,6 +29,7 @@ void test_graph_file(void);
 void test_pairing(void);
 void test_input(void);
 void test_whole_output(void);
+void test_layouts(void);
 void test_arrival(void);
 void test_closest_name(void);
 

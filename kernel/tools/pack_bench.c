@@ -1,0 +1,133 @@
+/* nbh-pack-bench: how fast the packings of the kernel copy a layout's
+ * elements (make bench: bench/bench-datatypes). One process; for the
+ * transpose's blocks and the 3-D halo's faces it times, in GB/s of data,
+ * memcpy of the same bytes (the machine's limit), the copy loops (manual),
+ * the cache-blocked ones (manual_tiled) and MPI_Pack / MPI_Unpack with the
+ * layout's normal description; each the median of 15 repetitions. Prints
+ * one line per layout, side and size. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "datatypes/descriptions.h"
+#include "datatypes/packing.h"
+
+#define REPS 15
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+enum way { WAY_MEMCPY, WAY_MANUAL, WAY_TILED, WAY_MPI, N_WAYS };
+static const char *const way_names[N_WAYS] = {"memcpy", "manual", "manual_tiled", "mpi_pack"};
+
+struct target {
+    const struct layout_geometry *g;
+    enum side side;        /* send: pack the block; receive: unpack the slot */
+    struct run_box box;
+    struct description d;
+    char *layout, *packed, *copy;
+    size_t bytes;
+};
+
+/* Seconds of one pass of `way` over the target. */
+static double one_pass(struct target *t, enum way way)
+{
+    int gather = t->side == SIDE_SEND, position = 0;
+    double t0 = MPI_Wtime();
+    switch (way) {
+    case WAY_MEMCPY: memcpy(t->copy, t->packed, t->bytes); break;
+    case WAY_MANUAL: copy_box(&t->box, t->layout, t->packed, gather, 0); break;
+    case WAY_TILED: copy_box(&t->box, t->layout, t->packed, gather, 1); break;
+    default:
+        if (gather)
+            MPI_Pack(t->layout + t->d.displacement, t->d.count, t->d.type, t->packed, (int)t->bytes, &position,
+                     MPI_COMM_SELF);
+        else
+            MPI_Unpack(t->packed, (int)t->bytes, &position, t->layout + t->d.displacement, t->d.count, t->d.type,
+                       MPI_COMM_SELF);
+    }
+    return MPI_Wtime() - t0;
+}
+
+static void measure(const char *what, const struct layout_geometry *g, enum side side, int index, size_t buffer)
+{
+    struct target t = {.g = g, .side = side};
+    (side == SIDE_SEND ? geometry_send_box : geometry_recv_box)(g, index, &t.box);
+    describe(g, MPI_DOUBLE, layout_normal(g->params.layout), side, index, &t.d);
+    MPI_Type_commit(&t.d.type);
+    t.bytes = box_bytes(&t.box);
+    t.layout = malloc(buffer);
+    t.packed = malloc(t.bytes);
+    t.copy = malloc(t.bytes);
+    memset(t.layout, 1, buffer);
+    memset(t.packed, 2, t.bytes);
+    memset(t.copy, 3, t.bytes);
+    printf("%-26s %-7s %9.2f", what, side == SIDE_SEND ? "pack" : "unpack", (double)t.bytes / (1 << 20));
+    for (int w = 0; w < N_WAYS; w++) {
+        double seconds[REPS];
+        one_pass(&t, (enum way)w);  /* first touch */
+        for (int r = 0; r < REPS; r++)
+            seconds[r] = one_pass(&t, (enum way)w);
+        qsort(seconds, REPS, sizeof(double), by_value);
+        printf(" %12.2f", (double)t.bytes / seconds[REPS / 2] / 1e9);
+    }
+    printf("\n");
+    free(t.layout), free(t.packed), free(t.copy);
+    description_free(&t.d);
+}
+
+static struct experiment layout_experiment(enum layout layout, int ndim, long n)
+{
+    struct experiment e;
+    memset(&e, 0, sizeof(e));
+    e.datatype = DATATYPE_double;
+    e.ndim = ndim;
+    e.layout.layout = layout;
+    e.layout.constructor = layout_normal(layout);
+    if (layout == LAYOUT_halo)
+        e.layout.halo_n = n;
+    else
+        e.layout.matrix_n = n;
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    printf("%-26s %-7s %9s", "layout (doubles)", "side", "MiB");
+    for (int w = 0; w < N_WAYS; w++)
+        printf(" %12s", way_names[w]);
+    printf("   (GB/s of data; mpi_pack: MPI_Pack or MPI_Unpack)\n");
+    long orders[] = {512, 1024, 2048, 4096};
+    for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
+        /* two processes: b = n/2 rows, blocks of b x b */
+        struct experiment e = layout_experiment(LAYOUT_transpose, 0, orders[i]);
+        e.msize = layout_derived_msize(&e, 2);
+        struct layout_geometry g;
+        geometry_make(&e, 2, &g);
+        char what[64];
+        snprintf(what, sizeof(what), "transpose n=%ld (b=%ld)", orders[i], orders[i] / 2);
+        size_t buffer = geometry_buffer_bytes(&g, 2);
+        measure(what, &g, SIDE_SEND, 1, buffer);
+        measure(what, &g, SIDE_RECV, 1, buffer);
+    }
+    long edges[] = {64, 128, 256};
+    for (size_t i = 0; i < sizeof(edges) / sizeof(edges[0]); i++) {
+        struct experiment e = layout_experiment(LAYOUT_halo, 3, edges[i]);
+        e.msize = layout_derived_msize(&e, 1);
+        struct layout_geometry g;
+        geometry_make(&e, 1, &g);
+        char what[64];
+        size_t buffer = geometry_buffer_bytes(&g, 1);
+        for (int dim = 0; dim < 3; dim++) {
+            snprintf(what, sizeof(what), "halo 3-D N=%ld face %c", edges[i], "zyx"[dim]);
+            measure(what, &g, SIDE_SEND, 2 * dim + 1, buffer);
+        }
+    }
+    MPI_Finalize();
+    return 0;
+}
