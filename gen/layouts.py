@@ -101,6 +101,11 @@ def check(reg, row):
             if row["type_constructor"] != "basic" else "packing"
         raise LayoutError(column, f"{column} {row[column]}: topology graph takes only layout contiguous, "
                           "type_constructor basic and packing datatype (its blocks carry the edges' counts)")
+    if op["family"] == "node_aware" and not is_plain(row):
+        column = "layout" if layout != "contiguous" else "type_constructor" \
+            if row["type_constructor"] != "basic" else "packing"
+        raise LayoutError(column, f"{column} {row[column]}: op {row['op']} takes only layout contiguous, "
+                          "type_constructor basic and packing datatype (it forwards its blocks as bytes)")
     if row["type_constructor"] not in info["constructors"].split():
         raise LayoutError("type_constructor", f"type_constructor {row['type_constructor']} cannot describe layout "
                           f"{layout} (it takes: {info['constructors']})")

@@ -312,6 +312,12 @@ const char *layout_problem(const struct experiment *e, int nprocs, char *why, si
         return problem(why, size, column, "topology graph takes only layout contiguous, type_constructor basic "
                        "and packing datatype (its blocks carry the edges' counts); leave them empty");
     }
+    if (strcmp(o->family, "node_aware") == 0 && !layout_is_plain(l)) {
+        const char *column = l->layout != LAYOUT_contiguous ? "layout"
+                             : l->constructor != TYPE_CONSTRUCTOR_basic ? "type_constructor" : "packing";
+        return problem(why, size, column, "op %s takes only layout contiguous, type_constructor basic and "
+                       "packing datatype (it forwards its blocks as bytes); leave them empty", o->name);
+    }
     if (!catalog_list_has(info->constructors, type_constructor_names[l->constructor]))
         return problem(why, size, "type_constructor", "%s cannot describe layout %s (it takes: %s)",
                        type_constructor_names[l->constructor], info->name, info->constructors);

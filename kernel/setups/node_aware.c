@@ -90,7 +90,7 @@ struct plan {
 
 /* Where every process is: node numbers 0.. in the order of their lowest
  * rank, and each node's processes by local rank. */
-struct layout {
+struct node_map {
     int nnodes;
     int *node_of;     /* rank -> node */
     int *local_of;    /* rank -> local rank */
@@ -124,7 +124,7 @@ static struct place staging(struct plan *plan, size_t bytes)
     return p;
 }
 
-static void layout_of(MPI_Comm comm, MPI_Comm node, struct layout *L)
+static void node_map_of(MPI_Comm comm, MPI_Comm node, struct node_map *L)
 {
     int rank, p, local, lowest;
     MPI_Comm_rank(comm, &rank);
@@ -155,7 +155,7 @@ static void layout_of(MPI_Comm comm, MPI_Comm node, struct layout *L)
     free(all);
 }
 
-static void layout_free(struct layout *L)
+static void node_map_free(struct node_map *L)
 {
     free(L->node_of);
     free(L->local_of);
@@ -164,7 +164,7 @@ static void layout_free(struct layout *L)
 }
 
 /* The process of node `at` that handles its traffic with node `other`. */
-static int handler(const struct layout *L, int at, int other)
+static int handler(const struct node_map *L, int at, int other)
 {
     int size = L->start[at + 1] - L->start[at];
     return L->members[L->start[at] + other % size];
@@ -289,7 +289,7 @@ static void own_edges(struct plan *plan, const struct run_context *c, int me_loc
 /* Step 2 on the sending node: the edges this process handles, grouped by
  * sender (counts by local rank), arrive in step 1 (or are in its own send
  * buffer); one message per destination node, to that node's handler. */
-static void send_between(struct plan *plan, const struct run_context *c, const struct layout *L, int me_local,
+static void send_between(struct plan *plan, const struct run_context *c, const struct node_map *L, int me_local,
                          struct edge *edges, int n, const int *counts)
 {
     int size = L->start[L->node_of[c->rank] + 1] - L->start[L->node_of[c->rank]];
@@ -327,7 +327,7 @@ static void send_between(struct plan *plan, const struct run_context *c, const s
 /* Step 2 on the receiving node and step 3: one message from each source
  * node this process handles, each receiver's blocks forwarded to it in one
  * message (or put into this process's own receive slots). */
-static void receive_between(struct plan *plan, const struct run_context *c, const struct layout *L,
+static void receive_between(struct plan *plan, const struct run_context *c, const struct node_map *L,
                             struct edge *edges, int n)
 {
     int here = L->node_of[c->rank];
@@ -387,8 +387,8 @@ static void plan_build(struct plan *plan, const struct run_context *c)
         messages[i]->size = sizeof(struct message);
 
     MPI_Comm_split_type(c->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &plan->node);
-    struct layout L;
-    layout_of(c->comm, plan->node, &L);
+    struct node_map L;
+    node_map_of(c->comm, plan->node, &L);
     int here = L.node_of[c->rank], me_local = L.local_of[c->rank];
     const struct neighbor_lists *lists = &c->lists;
     struct edge *out = malloc(sizeof(struct edge) * (size_t)(lists->outdegree + 1));
@@ -439,7 +439,7 @@ static void plan_build(struct plan *plan, const struct run_context *c)
     free(received);
     free(out);
     free(in);
-    layout_free(&L);
+    node_map_free(&L);
 }
 
 static char *where(const struct run_context *c, const struct plan *plan, struct place p)

@@ -90,6 +90,10 @@ def test_layout_rules_name_the_parameter(raw, parameter, message):
     (dict(op="create", topology="cart", ndim=2, packing="mpi_pack"), "packing", "packing does not apply to op create"),
     (dict(op="neighbor_alltoall", topology="graph", graph="stencil2d n=8", msize=8, packing="manual"), "packing",
      "topology graph takes only layout contiguous"),
+    (dict(op="node_aware_alltoallv", topology="cart", ndim=2, msize=8, packing="mpi_pack"), "packing",
+     "op node_aware_alltoallv takes only layout contiguous"),
+    (dict(op="node_aware_alltoallv", topology="cart", ndim=2, msize=96, layout="tiled", unit=3, stride=5), "layout",
+     "op node_aware_alltoallv takes only layout contiguous"),
 ])
 def test_where_layouts_do_not_apply(raw, parameter, message):
     with pytest.raises(rules.RowError) as e:

@@ -262,6 +262,11 @@ static void test_layout_input(void)
                      "in.csv:2: column packing: 'mpi_pack' given, but packing does not apply to op create (leave it "
                      "empty)"),
           "packing on an op that moves no data");
+    CHECK(fails_with(HEADER "1,node_aware_alltoallv,cart,2,,int,8,3,,,mpi_pack,,,,,,,,,,,,\n",
+                     "in.csv:2: column packing: op node_aware_alltoallv takes only layout contiguous, "
+                     "type_constructor basic and packing datatype (it forwards its blocks as bytes); leave them "
+                     "empty"),
+          "the node-aware exchange forwards bytes: no layout, description or packing");
     CHECK(fails_with(HEADER "1,alltoall,full,,,double,,3,transpose,,,,,,,,6,,,,,,\n",
                      "in.csv:2: column matrix_n: 6 is not a multiple of the 4 processes (each has n/p rows)"),
           "a matrix the processes cannot share by rows");
