@@ -117,7 +117,7 @@ setup() {
     [ "${#lines[@]}" -eq "$(($(ls "$NBH_REPO/env" | wc -l) + 1))" ]
     run --separate-stderr "$NBH" list everything
     [ "$status" -eq 2 ]
-    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 22: nbhbench list --help)" ]
+    [ "$stderr" = "nbhbench: list: unknown list 'everything' (all 24: nbhbench list --help)" ]
     run --separate-stderr "$NBH" list oprations
     [ "$status" -eq 2 ]
     [[ "$stderr" == "nbhbench: list: unknown list 'oprations' (did you mean operations? "* ]]
