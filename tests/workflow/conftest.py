@@ -42,6 +42,6 @@ def progress_archive(tmp_path_factory):
     def archive(library):
         if library not in archives:
             directory = tmp_path_factory.mktemp(f"progress-{library}")
-            archives[library] = measure_progress_shim(Bench(directory), directory, library)
+            archives[library] = measure_progress_shim(directory, library)
         return archives[library]
     return archive

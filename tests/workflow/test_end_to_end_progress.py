@@ -27,7 +27,8 @@ def test_progress_taken_away_violates_gl16_and_gl14_without_overlap(bench, tmp_p
     # Nothing overlaps: t_ovl = t_pure + w against max(t_pure, w), about 2 at
     # work_factor 1 (violated), 1.5 at 2 (whose p the noise of the measured
     # work on a shared 2-core machine can keep above 0.001).
-    assert gl16["work_factor=1"]["violated"] == "TRUE" and float(gl16["work_factor=1"]["p_value"]) <= 0.001
+    assert gl16["work_factor=1"]["violated"] == "TRUE" and float(gl16["work_factor=1"]["p_value"]) <= 0.001, \
+        gl16["work_factor=1"]
     assert float(gl16["work_factor=1"]["ratio"]) > 1.5
     assert float(gl16["work_factor=2"]["ratio"]) > 1.25
     overlap = {row["work_factor"]: row for row in read_csv(out / "overlap.csv")}

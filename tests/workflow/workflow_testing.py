@@ -79,15 +79,43 @@ def build_shim(library, directory):
     return shim
 
 
-def measure_progress_shim(bench, directory, library):
+def measure_progress_shim(directory, library, attempts=3):
     """The progress-shim campaign under LIBRARY with the PMPI tool that takes
     progress away (MPI_Ineighbor_alltoall completes inside the call,
-    MPI_Start spins 400 us): generate, submit, archive; returns the archive."""
+    MPI_Start spins 400 us): generate, submit, archive; returns the archive.
+
+    Its verdicts compare runs, so they need runs measured on one machine:
+    this 2-core VM's host changes its speed by several times within
+    seconds (measured: the same 1 MiB exchange at 425-542 us in runs 1-10,
+    1640-1829 us in runs 11-16 of one campaign), and a rank-sum test over
+    runs cannot see a 2x slowdown across a 3.4x change of the machine.
+    So where the exchange's run medians spread by more than 1.5x between
+    their quartiles, the campaign is measured again (ATTEMPTS in all)."""
     shim = build_shim(library, directory)
-    bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", f"local-{library}",
-             "--set", f"launch_env=LD_PRELOAD={shim}",
-             "--set", "launch_env=NBH_SHIM_COMPLETE_INSIDE=1",
-             "--set", "launch_env=NBH_SHIM_START_SPIN_US=400")
-    bench.ok("submit", "progress-shim", "--wait", timeout=600)
-    archive, _ = bench.archive("progress-shim")
-    return archive
+    spreads = []
+    for attempt in range(1, attempts + 1):
+        bench = Bench(directory / f"attempt-{attempt}")
+        bench.ok("generate", HERE / "campaigns" / "progress-shim", "--env", f"local-{library}",
+                 "--set", f"launch_env=LD_PRELOAD={shim}",
+                 "--set", "launch_env=NBH_SHIM_COMPLETE_INSIDE=1",
+                 "--set", "launch_env=NBH_SHIM_START_SPIN_US=400")
+        bench.ok("submit", "progress-shim", "--wait", timeout=600)
+        archive, _ = bench.archive("progress-shim")
+        spreads.append(quartile_spread(archive, op="ineighbor_alltoall", work_factor="0"))
+        if spreads[-1] <= 1.5:
+            return archive
+    raise AssertionError(f"the machine changed speed during each of {attempts} measurements of progress-shim "
+                         f"under {library}: the exchange's run medians spread {spreads} between their quartiles")
+
+
+def quartile_spread(archive, **where):
+    """Upper over lower quartile of the run medians of the experiment of
+    ARCHIVE whose parameters are WHERE (one experiment)."""
+    [experiment] = [row["id"] for row in read_csv(archive / "experiments.csv")
+                    if all(row[k] == v for k, v in where.items())]
+    medians = []
+    for results in sorted((archive / "results").glob("*.results.csv")):
+        times = sorted(float(row["seconds"]) for row in read_csv(results) if row["id"] == experiment)
+        medians.append(times[len(times) // 2])
+    medians.sort()
+    return medians[3 * len(medians) // 4] / medians[len(medians) // 4]
