@@ -89,8 +89,10 @@ def measure_progress_shim(directory, library, attempts=3):
     seconds (measured: the same 1 MiB exchange at 425-542 us in runs 1-10,
     1640-1829 us in runs 11-16 of one campaign), and a rank-sum test over
     runs cannot see a 2x slowdown across a 3.4x change of the machine.
-    So where the exchange's run medians spread by more than 1.5x between
-    their quartiles, the campaign is measured again (ATTEMPTS in all)."""
+    So where more than one run's median of the exchange lies outside 1.5x
+    of their median (once 3 of 16 runs at 4x were enough to keep GL16's p
+    at 0.003), the campaign is measured again, 20 s later (ATTEMPTS in
+    all)."""
     shim = build_shim(library, directory)
     spreads = []
     for attempt in range(1, attempts + 1):
@@ -101,21 +103,22 @@ def measure_progress_shim(directory, library, attempts=3):
                  "--set", "launch_env=NBH_SHIM_START_SPIN_US=400")
         bench.ok("submit", "progress-shim", "--wait", timeout=600)
         archive, _ = bench.archive("progress-shim")
-        spreads.append(quartile_spread(archive, op="ineighbor_alltoall", work_factor="0"))
-        if spreads[-1] <= 1.5:
+        spreads.append(runs_off_speed(archive, 1.5, op="ineighbor_alltoall", work_factor="0"))
+        if spreads[-1] <= 1:
             return archive
+        time.sleep(20)  # such a phase of the host lasts seconds to minutes
     raise AssertionError(f"the machine changed speed during each of {attempts} measurements of progress-shim "
-                         f"under {library}: the exchange's run medians spread {spreads} between their quartiles")
+                         f"under {library}: {spreads} runs of the exchange off their median by more than 1.5x")
 
 
-def quartile_spread(archive, **where):
-    """Upper over lower quartile of the run medians of the experiment of
-    ARCHIVE whose parameters are WHERE (one experiment)."""
+def runs_off_speed(archive, factor, **where):
+    """How many runs' medians of the experiment of ARCHIVE whose parameters
+    are WHERE (one experiment) lie outside FACTOR of the median over runs."""
     [experiment] = [row["id"] for row in read_csv(archive / "experiments.csv")
                     if all(row[k] == v for k, v in where.items())]
     medians = []
     for results in sorted((archive / "results").glob("*.results.csv")):
         times = sorted(float(row["seconds"]) for row in read_csv(results) if row["id"] == experiment)
         medians.append(times[len(times) // 2])
-    medians.sort()
-    return medians[3 * len(medians) // 4] / medians[len(medians) // 4]
+    middle = sorted(medians)[len(medians) // 2]
+    return sum(not middle / factor <= m <= middle * factor for m in medians)
