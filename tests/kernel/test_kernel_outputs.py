@@ -49,7 +49,10 @@ def test_the_loop_report_says_what_a_repetition_costs_beyond_its_timed_section(k
         per_rep, rounding = r["loop_s"] * 1e6 / r["nrep"], 1 / r["nrep"] + 0.01  # loop_s in whole us
         assert r["timed_us_per_rep"] + r["own_us_per_rep_min"] - rounding <= per_rep
         assert per_rep <= r["timed_us_per_rep"] + r["own_us_per_rep"] + rounding
-    assert reports[1]["timed_us_per_rep"] >= 50, "the timed section holds the 50 us of busy work"
+    # The busy work's calibrated countdown may run short when its calibration
+    # ran on a busy core (49.3 us for 50 once; test_kernel_progress.py): half
+    # of it shows it is inside the timed section (without it: a few us).
+    assert reports[1]["timed_us_per_rep"] >= 25, "the timed section holds the 50 us of busy work"
     assert len(run.results) == 30
     assert kernel(library, 2, [experiment(7)]).stdout == "", "without --loop-report: nothing on stdout"
 
