@@ -2,6 +2,8 @@
 real kernel under both libraries: the _init call timed apart, the work of
 every repetition written beside the operation's time, and a work_factor
 that gives the work it records, which the measured work agrees with."""
+import time
+
 import pandas as pd
 import pytest
 
@@ -17,11 +19,8 @@ def preparation(run):
     return pd.read_csv(run.file("preparation.csv")).set_index("id")
 
 
-@pytest.fixture(params=["openmpi", "mpich"])
-def progress_run(request, kernel):
-    """One kernel run of 2 processes per library, shared by the tests below
-    (no duplicate edges: both libraries deliver every block right)."""
-    experiments = [
+def progress_experiments():
+    return [
         experiment(1, "neighbor_alltoall"),
         experiment(2, "neighbor_alltoall_init"),
         experiment(3, "neighbor_allgatherv_init", topology="full", ndim=None, nfin=None, order="RAND", msize=1024),
@@ -32,8 +31,15 @@ def progress_run(request, kernel):
         experiment(7, "neighbor_alltoallw_init", work_factor=1, msize=1 << 20),
         experiment(8, "neighbor_alltoall", work_us=300),
     ]
-    run = kernel(request.param, 2, experiments, "--validate")
+
+
+@pytest.fixture(params=["openmpi", "mpich"])
+def progress_run(request, kernel):
+    """One kernel run of 2 processes per library, shared by the tests below
+    (no duplicate edges: both libraries deliver every block right)."""
+    run = kernel(request.param, 2, progress_experiments(), "--validate")
     assert run.returncode == 0, run.stderr
+    run.library = request.param
     return run
 
 
@@ -69,7 +75,7 @@ def test_work_factor_records_the_work_it_gives_the_same_for_every_form(progress_
     assert factored.loc[7, "work_reference_id"] == 7
 
 
-def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run):
+def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run, kernel):
     """The measured work is the nominal (work_factor's record, or work_us)
     up to the drift of the calibrated countdown, which on a shared 2-core
     machine goes both ways: longer under load (20-30 %, more when the
@@ -78,12 +84,28 @@ def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run):
     Hence the analyzer's use of the measured work. What must hold: the
     median within a factor of 2 (0.5 .. 2.5: a unit or factor mistake is
     far outside), and work_factor 2 measures about twice work_factor 1 of
-    the same exchange."""
-    nominal = preparation(progress_run)["work_us"].dropna().to_dict()
+    the same exchange. The host of this VM also changes its speed by 3-4x
+    for seconds (once work_factor 2 measured the same as 1): a run that
+    misses is measured again, twice at most, 10 s apart."""
+    problems = [work_problem(progress_run)]
+    while problems[-1] and len(problems) < 3:
+        time.sleep(10)
+        again = kernel(progress_run.library, 2, progress_experiments())
+        assert again.returncode == 0, again.stderr
+        problems.append(work_problem(again))
+    assert problems[-1] is None, problems
+
+
+def work_problem(run):
+    """What of the measured work disagrees with the nominal in RUN, or None."""
+    nominal = preparation(run)["work_us"].dropna().to_dict()
     nominal[8] = 300.0
-    work = progress_run.results.groupby("id")["work_seconds"]
+    work = run.results.groupby("id")["work_seconds"]
     for id_ in (4, 5, 6, 7, 8):
-        measured = work.get_group(id_) * 1e6
-        assert 0.5 * nominal[id_] <= measured.median() <= 2.5 * nominal[id_], (id_, nominal[id_], measured.describe())
+        measured = work.get_group(id_).median() * 1e6
+        if not 0.5 * nominal[id_] <= measured <= 2.5 * nominal[id_]:
+            return f"experiment {id_}: {measured:.1f} us measured for {nominal[id_]:.1f} nominal"
     ratio = work.get_group(5).median() / work.get_group(4).median()
-    assert 1.3 <= ratio <= 3.5, ratio
+    if not 1.3 <= ratio <= 3.5:
+        return f"work_factor 2 measured {ratio:.3f} times work_factor 1"
+    return None
