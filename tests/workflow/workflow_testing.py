@@ -79,7 +79,7 @@ def build_shim(library, directory):
     return shim
 
 
-def measure_progress_shim(directory, library, attempts=3):
+def measure_progress_shim(directory, library, attempts=4):
     """The progress-shim campaign under LIBRARY with the PMPI tool that takes
     progress away (MPI_Ineighbor_alltoall completes inside the call,
     MPI_Start spins 400 us): generate, submit, archive; returns the archive.
@@ -89,10 +89,10 @@ def measure_progress_shim(directory, library, attempts=3):
     seconds (measured: the same 1 MiB exchange at 425-542 us in runs 1-10,
     1640-1829 us in runs 11-16 of one campaign), and a rank-sum test over
     runs cannot see a 2x slowdown across a 3.4x change of the machine.
-    So where more than one run's median of the exchange lies outside 1.5x
-    of their median (once 3 of 16 runs at 4x were enough to keep GL16's p
-    at 0.003), the campaign is measured again, 20 s later (ATTEMPTS in
-    all)."""
+    So where more than two runs' medians of the exchange lie outside 1.5x
+    of their median (once 3 slow and 1 fast of 16 runs kept GL16's p at
+    0.003), the campaign is measured again, 20 s later (ATTEMPTS in all;
+    3 attempts with at most one such run each missed once: 5, 2, 4)."""
     shim = build_shim(library, directory)
     spreads = []
     for attempt in range(1, attempts + 1):
@@ -104,7 +104,7 @@ def measure_progress_shim(directory, library, attempts=3):
         bench.ok("submit", "progress-shim", "--wait", timeout=600)
         archive, _ = bench.archive("progress-shim")
         spreads.append(runs_off_speed(archive, 1.5, op="ineighbor_alltoall", work_factor="0"))
-        if spreads[-1] <= 1:
+        if spreads[-1] <= 2:
             return archive
         time.sleep(20)  # such a phase of the host lasts seconds to minutes
     raise AssertionError(f"the machine changed speed during each of {attempts} measurements of progress-shim "
