@@ -72,15 +72,7 @@ characterization_plot_data <- function(table, params, layouts) {
   x <- table[layouts[, .(layout = name, type_constructor = normal)], on = c("layout", "type_constructor"), nomatch = NULL]
   if (!nrow(x)) return(list(plots = data.table(), data = data.table()))
   axes <- c("library", "layout", "msize", "nprocs", "datatype", "type_constructor", LAYOUT_GEOMETRY)
-  apart <- setdiff(params, axes)
-  apart <- apart[vapply(apart, function(p) !all(is.na(x[[p]])), logical(1))]
-  x[, plot := .GRP, by = apart]
-  plots <- x[, .SD[1], by = plot, .SDcols = apart]
-  shown <- function(row) {
-    v <- vapply(apart, function(p) as.character(row[[p]]), "")
-    paste0(apart[!is.na(v)], "=", v[!is.na(v)], collapse = ", ")
-  }
-  plots[, caption := vapply(seq_len(.N), function(i) shown(plots[i]), "")]
+  plots <- plot_groups(x, setdiff(params, axes))
   plots[, `:=`(file = sprintf("layouts-%02d", plot), title = paste0("Layouts over contiguous data of the same bytes: ", op))]
   x[, series := paste0(layout, fifelse(is.na(variant), "", paste0(", Variant ", variant)))]
   data <- x[, .(plot, library, msize, layout, series, datatype, A, ratio, ratio_ci_low, ratio_ci_high)]

@@ -63,15 +63,7 @@ overlap_plot_data <- function(overlap, operations, params) {
   x <- copy(overlap)[operation_forms(operations), on = "op", `:=`(collective = i.collective, form = i.form)]
   x[, work := fifelse(fcoalesce(as.numeric(work_factor), 0) > 0, paste0("work_factor ", work_factor),
                       paste0("work_us ", work_us))]
-  apart <- setdiff(params, c("library", "op", "msize", "work_factor", "work_us", "nprocs"))
-  apart <- apart[vapply(apart, function(p) !all(is.na(x[[p]])), logical(1))]
-  x[, plot := .GRP, by = apart]
-  plots <- x[, .SD[1], by = plot, .SDcols = apart]
-  shown <- function(row) {
-    v <- vapply(apart, function(p) as.character(row[[p]]), "")
-    paste0(apart[!is.na(v)], "=", v[!is.na(v)], collapse = ", ")
-  }
-  plots[, caption := vapply(seq_len(.N), function(i) shown(plots[i]), "")]
+  plots <- plot_groups(x, setdiff(params, c("library", "op", "msize", "work_factor", "work_us", "nprocs")))
   plots[, `:=`(file = sprintf("overlap-%02d", plot), title = "Overlap of the exchange with busy work (IMB-NBC)")]
   data <- x[, .(plot, library, work, op, collective, form, msize, overlap_percent, overlap_q1, overlap_q3)]
   setorder(data, plot, library, work, op, msize)

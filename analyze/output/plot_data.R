@@ -9,6 +9,21 @@
 # a_label, b_label (what differs between the sides: the title carries the
 # guideline as written), varied, ...; data = the rows to draw, by plot).
 
+# One plot per combination of the parameters APART that some row of X has
+# (the others dropped): numbers the rows of X by their plot (column `plot`,
+# set in place) and returns one row per plot with those parameters and a
+# caption "name=value, ..." of the values it has.
+plot_groups <- function(x, apart) {
+  apart <- apart[vapply(apart, function(p) !all(is.na(x[[p]])), logical(1))]
+  x[, plot := .GRP, by = apart]
+  plots <- x[, .SD[1], by = plot, .SDcols = apart]
+  shown <- function(row) {
+    v <- vapply(apart, function(p) as.character(row[[p]]), "")
+    paste0(apart[!is.na(v)], "=", v[!is.na(v)], collapse = ", ")
+  }
+  plots[, caption := vapply(seq_len(.N), function(i) shown(plots[i]), "")]
+}
+
 # "topology=cart, ndim=2, ...; a: op=...; b: op=..." for rows of the test
 # table: the parameters both sides share (the varied one only if
 # with_varied), then what differs.
