@@ -5,21 +5,11 @@ import csv
 import pathlib
 import re
 
+from markdown_tables import markdown_table
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = ROOT / "docs" / "examples" / "adaptive"
 TEXT = (HERE / "README.md").read_text()
-
-
-def table(heading):
-    """The rows (lists of cells) of the first Markdown table after HEADING."""
-    lines = TEXT[TEXT.index(heading):].splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    block = []
-    for line in lines[first:]:
-        if not line.startswith("|"):
-            break
-        block.append([cell.strip() for cell in line.strip("|").split("|")])
-    return block[2:]
 
 
 def numbers(cell):
@@ -42,7 +32,7 @@ def test_the_demo_table_is_comparison_csv():
     with open(HERE / "comparison.csv", newline="") as f:
         rows = {r["name"].replace("demo ", "").replace("30 runs, ", ""): r for r in csv.DictReader(f)}
     seen = 0
-    for cells in table("## 1. The demo"):
+    for cells in markdown_table(TEXT, "## 1. The demo"):
         r = rows[cells[0].replace("30 runs, ", "")]
         assert numbers(cells[1])[0] == int(r["experiment_runs"])
         assert numbers(cells[2]) == [int(r["kernel_seconds"])] and numbers(cells[3]) == [int(r["wall_seconds"])]
@@ -56,13 +46,13 @@ def test_the_demo_table_is_comparison_csv():
 def test_the_replay_tables_are_replay_txt():
     blocks = replays()
     synthetic = [b for b in blocks if "nbhcoll-study" in b["archive"]]
-    for cells, b in zip(table("## 3. make bench"), synthetic):
+    for cells, b in zip(markdown_table(TEXT, "## 3. make bench"), synthetic):
         assert numbers(cells[1])[:2] == numbers(b["runs"])[:2]
         assert numbers(cells[2])[:2] == numbers(b["experiment_runs"])[:2]
         assert numbers(cells[3])[:2] == numbers(b["decided"])[:2]
         assert numbers(cells[5])[:2] == numbers(b["violations"])[:2]
     progress = [b for b in blocks if "progress-openmpi" in b["archive"]]
-    rows = table("## 2. The progress rehearsal")
+    rows = markdown_table(TEXT, "## 2. The progress rehearsal")
     assert len(rows) == len(progress) == 3
     for cells, b in zip(rows, progress):
         assert f"hold ratio {cells[0]}" in b["design"]

@@ -5,6 +5,8 @@ import csv
 import pathlib
 import statistics
 
+from markdown_tables import markdown_table
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ARRIVAL = ROOT / "docs" / "examples" / "arrival"
 TEXT = (ARRIVAL / "README.md").read_text()
@@ -18,18 +20,6 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
-def table(heading):
-    """The rows (lists of cells) of the first Markdown table after HEADING."""
-    lines = TEXT[TEXT.index(heading):].splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    block = []
-    for line in lines[first:]:
-        if not line.startswith("|"):
-            break
-        block.append([cell.strip().replace("**", "") for cell in line.strip("|").split("|")])
-    return block[2:]
-
-
 def test_the_verdict_table_is_summary_csv():
     guideline = {"AR1 uniform, d = 0.1 ms (Bcast)": "uniform,arrival_us=100 <= plus(none; delay)",
                  "AR1 uniform, d = 1 ms": "uniform,arrival_us=1000 <= plus(none; delay)",
@@ -40,7 +30,7 @@ def test_the_verdict_table_is_summary_csv():
     summary = {(r["guideline"], r["library"], r["deployment"]): f"{r['n_vio_tests']}/{r['n_tests']}"
                for r in rows(ARRIVAL / "summary.csv")}
     contexts = [(library, deployment) for library in LIBRARIES for deployment in ("1x2", "1x4")]
-    quoted = table("## 1. What is violated")
+    quoted = markdown_table(TEXT, "## 1. What is violated", unbold=True)
     assert [row[0] for row in quoted] == list(guideline)
     for row in quoted:
         for (library, deployment), cell in zip(contexts, row[1:]):
@@ -52,7 +42,7 @@ def test_the_start_skew_table_is_the_median_of_start_skew_csv_trials():
     columns = ["barrier_skew_median_us", "barrier_skew_p95_us", "clock_skew_median_us", "clock_skew_p95_us",
                "clock_late_percent", "clock_estimate_ms"]
     library = None
-    for row in table("## 3. The start"):
+    for row in markdown_table(TEXT, "## 3. The start", unbold=True):
         library = NAMES.get(row[0], library)
         mine = [r for r in trials if r["library"] == library and r["processes"] == row[1]]
         assert len(mine) == 3, (library, row[1])
@@ -74,7 +64,7 @@ def test_the_other_process_extra_times_are_arrival_csv():
         scale = 1000 if unit == "ms" else 1
         return float(value) * scale, 0.5 * 10 ** -digits * scale
 
-    for row in table("## 2. Where the delay went"):
+    for row in markdown_table(TEXT, "## 2. Where the delay went", unbold=True):
         library = NAMES[row[0]]
         for sync, cell in zip(("barrier", "clock"), row[1:]):
             low, high = cell.split(" to ")

@@ -8,6 +8,8 @@ import pathlib
 import re
 import statistics
 
+from markdown_tables import markdown_table
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "docs" / "examples"
 TUNING = EXAMPLES / "progress-tuning"
@@ -16,19 +18,6 @@ TUNING = EXAMPLES / "progress-tuning"
 def rows(path):
     with open(path, newline="") as f:
         return list(csv.DictReader(f))
-
-
-def table(text, heading):
-    """The rows (lists of cells) of the first Markdown table after HEADING,
-    without its header and rule."""
-    lines = text[text.index(heading):].splitlines()
-    first = next(i for i, line in enumerate(lines) if line.startswith("|"))
-    block = []
-    for line in lines[first:]:
-        if not line.startswith("|"):
-            break
-        block.append([cell.strip() for cell in line.strip("|").split("|")])
-    return block[2:]
 
 
 def number(cell):
@@ -53,7 +42,7 @@ def test_progress_tuning_has_a_write_up_whose_overlap_table_is_overlap_csv():
     medians = overlap_medians()
     columns = [(t, m) for t in ("full", "moore") for m in (4096, 65536, 1048576)]
     checked, library, param_set = 0, None, None
-    for cells in table(text, "## Overlap, against the floor"):
+    for cells in markdown_table(text, "## Overlap, against the floor"):
         if cells[0]:  # "Open MPI `tcp`", "MPICH `default`"; the row after it has none
             library = "openmpi" if cells[0].startswith("Open MPI") else "mpich"
             param_set = cells[0].split("`")[1]
@@ -74,19 +63,19 @@ def test_progress_tuning_verdict_heal_and_cost_tables_are_its_csvs():
         violated[key] = (done + int(r["n_vio_tests"]), total + int(r["n_tests"]))
     sets = [("openmpi", "default"), ("openmpi", "tcp"), ("openmpi", "tcp_progress_thread"), ("mpich", "default"),
             ("mpich", "async_progress")]
-    for cells in table(text, "## Violated: GL16 only"):
+    for cells in markdown_table(text, "## Violated: GL16 only"):
         tag = cells[0].split()[0]
         assert cells[1:] == [f"{violated[(tag, lib, s)][0]}/{violated[(tag, lib, s)][1]}" for lib, s in sets]
     total = sum(int(r["n_vio_tests"]) for r in summary), sum(int(r["n_tests"]) for r in summary)
     assert f"{total[0]} of {total[1]} tests are violated" in text
     heal = {r["param_set"]: r for r in rows(TUNING / "heal_sets.csv")}
-    for cells in table(text, "Which violations of `default` each set removes"):
+    for cells in markdown_table(text, "Which violations of `default` each set removes"):
         h = heal[cells[0].strip("`")]
         assert cells[1:6] == [h["ref_violations"], h["removed"], h["kept"], h["added"],
                               f"{h['cells_slower']} of {h['cells']}"], cells
         assert cells[6] == h["cells_faster"]
     cost = {r["param_set"]: r for r in rows(TUNING / "overlap_sets.csv")}
-    for cells in table(text, "## What the switches cost"):
+    for cells in markdown_table(text, "## What the switches cost"):
         c = cost[cells[0].strip("`")]
         assert cells[1] == f"{round(float(c['median_overlap']))} % ({round(float(c['reference_median_overlap']))} %)"
         assert cells[2:] == [f"{float(c['median_pure_ratio']):.2f}×", f"{float(c['median_ovl_ratio']):.2f}×"]
