@@ -24,7 +24,7 @@ from gen import records, rounds, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import now_utc, write_csv
-from workflow import archive
+from workflow import archive, result_rows
 
 LOOKS = "looks"
 LOOK_EXIT_FAILED = 1
@@ -100,13 +100,13 @@ def make_view(workspace, info, statuses, folder, dry=False):
     whole_files.make_directory(folder / "env")
     whole_files.copy_file(workspace.env / info["env"], folder / "env" / info["env"])
     whole_files.make_directory(folder / "results")
-    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    expected = result_rows.Expected.of(workspace.experiments())
     if dry:
         rows = [dict(run, library=info["library"], state="pending") for run in workspace.runs()]
     else:
         rows = []
         for status in statuses:
-            archive.results_of(status, folder / "results", nrep_of)
+            archive.results_of(status, folder / "results", expected)
             rows.append(dict(status.run, library=info["library"], state=status.state))
     write_csv(folder / "runs.csv", VIEW_RUN_COLUMNS, [dict(row, round=round_of(row)) for row in rows])
     checks = [] if dry else archive.param_set_check(info, statuses, folder)

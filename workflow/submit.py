@@ -20,7 +20,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import adaptive as adaptive_rounds, local, slurm
+from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
                                run_statuses, write_json)
 
@@ -151,7 +151,7 @@ def submit_local(workspace, info, env, chosen):
     nrep = int(info["settings"]["nrep"])
     plans = [(s, s.total - len(s.done)) for s in chosen]
     progress = Progress(len(plans), sum(p for _, p in plans))
-    nrep_of = {int(r["id"]): int(r["nrep"]) for r in workspace.experiments()}
+    expected = result_rows.Expected.of(workspace.experiments())
     for index, (status, _) in enumerate(plans, start=1):
         try:
             record = prepare_attempt(workspace, info, env, status)
@@ -186,7 +186,7 @@ def submit_local(workspace, info, env, chosen):
                 raise out_of_space from None
             raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
-        done = len(attempt_done_ids(record, nrep_of))
+        done = len(attempt_done_ids(record, expected))
         progress.end_run(index, status.run_id, state, done, planned, detail)
         if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
             raise out_of_space

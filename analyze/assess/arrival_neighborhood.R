@@ -29,7 +29,7 @@
 # Tests as assess_guideline returns them; a_cell and b_cell are the real
 # cells, median_a and median_b the medians of the a(r) and b(r) (b with d/2).
 assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0.001, v_thres = 1.03,
-                                    pairs = NULL) {
+                                    pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
@@ -63,7 +63,8 @@ assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0
   setkeyv(values, c("cell", "run"))
   extended <- rbind(cells, cells[pairs$a_cell][, cell := pairs$va], cells[pairs$b_cell][, cell := pairs$vb])
   tests <- assess_guideline(guideline, extended, values, params, p_thres, v_thres,
-                            pairs = pairs[, .(a_cell = va, b_cell = vb)])
+                            pairs = pairs[, .(a_cell = va, b_cell = vb)], method = method,
+                            run_of_unit = run_of_unit, level = level)
   tests[pairs, on = c(a_cell = "va"), a_cell := i.a_cell]
   tests[pairs, on = c(b_cell = "vb"), b_cell := i.b_cell]
   tests[]

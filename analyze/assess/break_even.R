@@ -101,7 +101,9 @@ blocking_partners <- function(cells, twins) {
 }
 
 # The _init time of every persistent experiment of every run:
-# data.table(cell, run, init_seconds), from results/RUN.preparation.csv.
+# data.table(cell, run, init_seconds), from results/RUN.preparation.csv
+# (a row per round where the run has interleaved rounds, each with its own
+# _init: their median).
 init_times <- function(archives, frame) {
   runs <- frame$runs
   rows <- rbindlist(lapply(seq_len(nrow(runs)), function(i) {
@@ -117,6 +119,7 @@ init_times <- function(archives, frame) {
     if (is.null(x)) return(NULL)
     x <- x[!is.na(id) & is.finite(init_seconds) & init_seconds >= 0]
     if (!nrow(x)) return(NULL)
+    if (anyDuplicated(x$id)) x <- x[, .(init_seconds = median(init_seconds)), keyby = id]
     x[, `:=`(archive = runs$archive[i], context = runs$context[i], run = runs$run_key[i])]
   }))
   if (!nrow(rows)) return(data.table(cell = integer(), run = integer(), init_seconds = numeric()))

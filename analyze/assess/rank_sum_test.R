@@ -13,7 +13,7 @@
 # Returns data.table(test, n_x, n_y, W, exact, p_x_right, p_y_right), where W is
 # the statistic of wilcox.test(x, y): the rank sum of x minus n_x (n_x + 1) / 2.
 
-rank_sum_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, both = TRUE) {
+rank_sum_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, both = TRUE, exact_ties = FALSE) {
   r <- call_native("nbh_rank_sum_test", as.integer(d$test), as.double(d$value), as.logical(d$is_x),
                    as.integer(n_tests), isTRUE(both))
   if (is.null(r)) rank_sum_test_sorted(d, n_tests, both) else setDT(r)
