@@ -41,7 +41,6 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
   guidelines <- with_twin_check(guidelines, frame$cells, params$name)
-  guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"))
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
@@ -59,6 +58,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 " is left after the checks (see the warnings above)")
   }
   units <- attr(medians, "rounds")
+  guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
+                                  rounds = nrow(units) > nrow(medians))
   work <- reduce_work(archives, frame, medians)
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
@@ -169,12 +170,17 @@ units_of_runs <- function(paired, runs) {
 }
 
 # Each guideline's method (SPEC 7.6): `given` (analyze --method) for all,
-# else its set's `method = ...`, else the default (registry/analysis.csv).
-# A set that compares each run's P90 or P99 (statistic) cannot pair rounds
-# of a few repetitions: it is unpaired.
-guideline_methods <- function(guidelines, given, default) {
+# else its set's `method = ...`, else the default (registry/analysis.csv:
+# paired). The default pairs rounds, and an archive without rounds (made
+# by a kernel before them: ROUNDS false) has only its launches to pair,
+# which caps p at 2^-nrun (10 runs for 0.001, and one reversed run leaves a
+# test undecided): by default it is tested unpaired, as before; a set or
+# --method may still ask for paired launches. A set that compares each
+# run's P90 or P99 (statistic) cannot pair rounds of a few repetitions: it
+# is unpaired.
+guideline_methods <- function(guidelines, given, default, rounds = TRUE) {
   lapply(guidelines, function(g) {
-    g$method <- given %||% g$method %||% default
+    g$method <- given %||% g$method %||% if (rounds || default != "paired") default else "unpaired"
     if (g$method == "paired" && !identical(g$statistic %||% "median", "median")) g$method <- "unpaired"
     g
   })

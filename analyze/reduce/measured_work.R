@@ -38,7 +38,7 @@ reduce_measured <- function(archives, frame, medians, wanted, column, cores = an
   trusted[cells, on = "cell", exp := i.exp]
   trusted[frame$runs, on = c(run = "run_key"), `:=`(archive = i.archive, run_id = i.run_id)]
   trusted[frame$ids, on = c("archive", "exp"), `:=`(id = i.id, nrep = i.nrep)]
-  out <- rbindlist(map_in_workers(split(trusted, by = "run"), function(r) {
+  out <- map_in_workers(split(trusted, by = "run"), function(r) {
     file <- file.path(archives[[r$archive[1]]]$dir, "results", paste0(r$run_id[1], ".results.csv"))
     x <- read_measured(file, r, column)
     if (is.null(x)) return(NULL)
@@ -50,7 +50,7 @@ reduce_measured <- function(archives, frame, medians, wanted, column, cores = an
                                                                    .(cell = i.cell, run = i.run, round, median)]
     }
     list(m, rounds)
-  }, cores))
+  }, cores)
   if (!length(out)) return(none)
   rounds <- rbindlist(lapply(out, `[[`, 2L))
   out <- rbindlist(lapply(out, `[[`, 1L))

@@ -17,7 +17,7 @@ from gen.workspace import Workspace
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REG = registry.load()
 N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
-SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
+SHIPPED = {"demo": 30, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
            "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
            "transpose": 60, "arrival": 216}
 
@@ -71,7 +71,8 @@ def conf_tags(path):
 
 def test_shipped_campaigns_cover_every_guideline():
     """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16;
-    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P); locality: LA."""
+    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P); locality: LA;
+    the demo's A/A twins (aa = 0.25): AA."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -91,8 +92,11 @@ def test_shipped_campaigns_cover_every_guideline():
     # locality generates graphs of 10^5-10^6 rows (test_workflow_shipped_campaigns cuts it): its file is enough
     locality = conf_tags(ROOT / "campaigns" / "locality" / "assessment.conf")
     assert {"LA", "P2P"} <= locality
-    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) | locality == \
-        guidelines
+    demo, _ = generate("demo", "local-openmpi")
+    twins = [row for row in demo.experiments() if row["twin"] == "1"]
+    assert len(twins) == 6 and len(demo.experiments()) == 30, "the demo measures twins of a quarter of its experiments"
+    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) | locality | \
+        {"AA"} == guidelines
     patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
     assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
             ("p2p_alltoall", "none", "clock")} <= patterns

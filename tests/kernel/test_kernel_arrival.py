@@ -50,7 +50,7 @@ def test_delays_are_drawn_as_recorded_and_timed(kernel, library):
     assert set(delays[delays["id"] == 4]["delay_us"]) == {0.0}
 
     ranks = run.table("ranks.csv")
-    assert list(ranks.columns) == ["id", "rank", "seconds", "delay_seconds", "role"]
+    assert list(ranks.columns) == ["id", "round", "rank", "seconds", "delay_seconds", "role"]
     assert ranks.groupby("id")["rank"].apply(sorted).tolist() == [[0, 1, 2, 3]] * 4, \
         "every process of every experiment, the one without delay (the baseline) too"
     roles = ranks[ranks["id"] == 2].set_index("rank")["role"].to_dict()
