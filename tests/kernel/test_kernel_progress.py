@@ -45,7 +45,7 @@ def progress_run(request, kernel):
 
 def test_persistent_init_is_timed_apart_and_work_is_measured_per_repetition(progress_run):
     results = progress_run.results
-    assert list(results.columns) == ["id", "rep", "seconds", "work_seconds"]
+    assert list(results.columns) == ["id", "rep", "round", "seconds", "work_seconds"]
     assert results.groupby("id").size().to_dict() == {i: 20 for i in range(1, 9)}
     work = results.groupby("id")["work_seconds"]
     assert (work.max()[[1, 2, 3]] == 0).all(), "without work nothing is timed"

@@ -1,0 +1,80 @@
+"""Interleaved rounds (SPEC 7.6, kernel/rounds.c): a run measures its
+experiments in rounds, round 1 in the input's order and every later one in
+a new order drawn from the run's seed; each experiment gets its share of
+nrep in each of its rounds, after its warm-up repetitions, which go to
+PREFIX.warmup.csv. A/A twins draw their original's seeds."""
+import pandas as pd
+
+
+def experiment(id_, op="neighbor_alltoall", **values):
+    e = dict(id=id_, op=op, topology="cart", ndim=2, nfin=0, reorder=0, msize=64, nrep=3, seed=5)
+    if values.get("topology") == "moore":
+        e.update(radius=1)
+    e.update(values)
+    return e
+
+
+def rounds_of(results):
+    """Per round, the order in which its experiments ran (as the rows are written)."""
+    order = {}
+    for ident, round_number in zip(results["id"], results["round"]):
+        ids = order.setdefault(round_number, [])
+        if not ids or ids[-1] != ident:
+            ids.append(ident)
+    return order
+
+
+def test_rounds_split_nrep_and_run_in_new_orders(kernel, library):
+    rows = [experiment(i, nrep=10, blocks=3, warmup=2, seed=42) for i in (5, 1, 9, 3)]
+    rows.append(experiment(7, nrep=4, blocks=1, warmup=0, seed=42))
+    run = kernel(library, 4, rows)
+    assert run.returncode == 0, run.stderr
+    results = run.results
+    order = rounds_of(results)
+    assert order[1] == [5, 1, 9, 3, 7], "round 1 in the input's order"
+    assert sorted(order[2]) == sorted(order[3]) == [1, 3, 5, 9], "later rounds hold the experiments with blocks > 1"
+    assert order[2] != order[1][:4] or order[3] != order[1][:4], "a new order in later rounds"
+    for ident in (1, 3, 5, 9):
+        mine = results[results["id"] == ident]
+        assert mine.groupby("round").size().to_dict() == {1: 4, 2: 3, 3: 3}, "nrep 10 in 3 rounds: 4, 3, 3"
+        assert list(mine.sort_values("rep")["round"]) == [1] * 4 + [2] * 3 + [3] * 3
+        assert sorted(mine["rep"]) == list(range(10))
+    assert results[results["id"] == 7]["round"].tolist() == [1] * 4
+    warmup = run.table("warmup.csv")
+    assert list(warmup.columns) == ["id", "round", "rep", "seconds", "work_seconds"]
+    counts = warmup.groupby(["id", "round"]).size()
+    assert set(counts.index) == {(i, r) for i in (1, 3, 5, 9) for r in (1, 2, 3)}
+    assert set(counts) == {2}, "two warm-up repetitions before each round's timed ones"
+    assert (warmup["seconds"] > 0).all()
+
+    again = kernel(library, 4, rows)
+    assert rounds_of(again.results) == order, "the orders come from the run's seed"
+    other = kernel(library, 4, [dict(r, seed=43) for r in rows])
+    assert rounds_of(other.results)[1] == order[1]
+    assert [rounds_of(other.results)[r] for r in (2, 3)] != [order[2], order[3]], "another seed, other orders"
+
+
+def test_a_twin_draws_its_originals_seeds(kernel, library):
+    rows = [experiment(1, topology="moore", order="RAND", nrep=4, seed=9),
+            experiment(2, topology="moore", order="RAND", nrep=4, seed=9, twin=1, twin_of=1),
+            experiment(3, topology="moore", order="RAND", nrep=4, seed=9)]
+    run = kernel(library, 4, rows, "--dump-lists")
+    assert run.returncode == 0, run.stderr
+    seeds = run.table("seeds.csv")
+    by_id = {i: list(seeds[seeds["id"] == i]["seed"]) for i in (1, 2, 3)}
+    assert by_id[2] == by_id[1] and by_id[3] != by_id[1]
+    lists = run.table("lists.csv")
+    computed = lists[lists["list"] == "computed_destinations"]
+    of = {i: computed[computed["id"] == i][["rank", "position", "neighbor"]].values.tolist() for i in (1, 2, 3)}
+    assert of[2] == of[1], "the twin's RAND lists are its original's"
+    assert of[3] != of[1]
+
+
+def test_preparation_rows_per_round_say_how_many_repetitions_were_kept(kernel, library):
+    rows = [experiment(1, op="neighbor_alltoall_init", nrep=6, blocks=2, seed=3)]
+    run = kernel(library, 2, rows)
+    assert run.returncode == 0, run.stderr
+    prep = run.table("preparation.csv")
+    assert list(prep.columns[:3]) == ["id", "round", "op"] and prep.columns[-1] == "reps"
+    assert prep[["id", "round", "reps"]].values.tolist() == [[1, 1, 3], [1, 2, 3]]
+    assert (pd.to_numeric(prep["init_seconds"]) > 0).all(), "each round builds its persistent request anew"
