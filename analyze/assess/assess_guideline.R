@@ -38,6 +38,10 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
+  # A value that is no time (a per-process time the kernel could not take:
+  # AR2's maxima) is no measurement: left out here, so that it cannot turn
+  # every later test of the call into NA.
+  if (anyNA(medians$median) || any(!is.finite(medians$median))) medians <- medians[is.finite(median)]
   # The run medians of each cell are rows first[cell] .. first[cell] + runs[cell] - 1.
   if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
   runs <- tabulate(medians$cell, max(cells$cell))

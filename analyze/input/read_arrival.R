@@ -29,6 +29,12 @@ read_ranks <- function(archives, frame, medians) {
   }
   x[is.na(role), role := ""]
   x[is.na(round), round := 1L]
+  bad <- x[!is.finite(seconds) | seconds <= 0, .N]
+  if (bad) {
+    nbh_warning(bad, " per-process time(s) of results/RUN.ranks.csv are empty, not finite or not positive; ",
+                "left out")
+    x <- x[is.finite(seconds) & seconds > 0]
+  }
   rounds <- x[, .(cell, run, round, rank, seconds, delay_seconds, role)]
   setkeyv(rounds, c("cell", "run", "round", "rank"))
   per_run <- if (anyDuplicated(x, by = c("cell", "run", "rank"))) {

@@ -67,13 +67,13 @@ def test_bad_rows_are_archived_as_damaged_and_left_out_of_the_analysis(bench):
     archived = bench("archive", "demo")
     assert archived.returncode == 0
     assert (f"nbhbench: archive: run {RUN}: 2 malformed row(s) in {results} (line {len(lines)}: "
-            "not id,rep,seconds,work_seconds); archived as damaged") in archived.stderr
+            "not id,rep,round,seconds,work_seconds); archived as damaged") in archived.stderr
     archive = archived.stdout.strip().splitlines()[-1]
     runs = {r["run_id"]: r for r in read_csv(f"{archive}/runs.csv")}
     assert (runs[RUN]["state"], runs[RUN]["rejected_rows"]) == ("damaged", "2")
     assert runs["1x4-default-r002"]["state"] == "done"
     rejected = read_csv(f"{archive}/results/{RUN}.rejected.csv")
-    assert [r["reason"] for r in rejected] == ["not id,rep,seconds,work_seconds", "rep 7 is outside 0..1 (nrep 2)"]
+    assert [r["reason"] for r in rejected] == ["not id,rep,round,seconds,work_seconds", "rep 7 is outside 0..1 (nrep 2)"]
     info = json.loads(open(f"{archive}/archive.json").read())
     assert info["damaged_runs"][0].startswith(f"{RUN}: 2 malformed row(s)")
     analysed = bench("analyze", archive, "--no-plots", "--out", bench.work.parent / "analysis")

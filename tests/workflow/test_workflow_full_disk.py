@@ -13,12 +13,12 @@ NREP = 100
 
 
 def whole_experiments(results):
-    """The ids of RESULTS (id,rep,seconds,work_seconds); fails on a partial experiment or a cut line."""
+    """The ids of RESULTS (id,rep,round,seconds,work_seconds); fails on a partial experiment or a cut line."""
     text = results.read_text()
     assert text.endswith("\n"), f"{results} ends in a cut line"
     reps = {}
     for line in text.split("\n")[1:-1]:
-        ident, rep, _, _ = line.split(",")
+        ident, rep, _, _, _ = line.split(",")
         reps.setdefault(ident, []).append(int(rep))
     assert all(r == list(range(NREP)) for r in reps.values()), f"a partial experiment in {results}"
     return set(reps)
