@@ -187,7 +187,7 @@ def command(argv, failed_runs=never_replaceable):
     print("\n".join(summary))
     settings = workspace.info()["settings"]
     looks = rounds.plan(settings)["looks_planned"] if settings.get("adaptive") else 1
-    weak = power.warning(int(settings["nrun"]), looks=looks)
+    weak = power.paired_warning(int(settings["nrun"]), int(settings["blocks"]), looks=looks)
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0

@@ -1,8 +1,11 @@
 """Whether a campaign's runs can show a violation at all (SPEC 7.4, "Power";
-analyze/assess/power.R says the same in R). With n run medians a side, the exact
-one-sided rank-sum test gives at best p = 1 / C(2n, n): 6 runs give
-1/924 = 0.00108, above the analysis's p threshold of 0.001, so no ratio,
-however large, could ever count as a violation."""
+analyze/assess/power.R says the same in R). The default paired test (SPEC
+7.6) compares the two sides round by round: with n = nrun x blocks units
+the exact signed-rank test gives at best p = 2^-n, so 10 units reach 0.001
+(paired_warning). With n run medians a side, the exact one-sided rank-sum
+test of the study gives at best p = 1 / C(2n, n): 6 runs give 1/924 =
+0.00108, above the analysis's p threshold of 0.001, so no ratio, however
+large, could ever count as a violation (warning)."""
 import math
 
 from gen import registry
@@ -40,3 +43,27 @@ def warning(nrun, p_thres=None, looks=1):
             f"medians gives at best p = 1/C({2 * nrun},{nrun}) = {best:.3g}, above the p threshold {p_thres:g} "
             f"(registry/analysis.csv, analyze --p-thres); analyze would mark every guideline 'cannot detect'; "
             f"use nrun >= {need}")
+
+
+def units_needed(p_thres):
+    """The fewest paired units (rounds of runs) with which 2^-n reaches p_thres."""
+    return math.ceil(-math.log2(p_thres) - 1e-12)
+
+
+def paired_warning(nrun, blocks, p_thres=None, looks=1):
+    """One line if NRUN runs of BLOCKS rounds cannot reach the p threshold with
+    the paired test, else None (an adaptive campaign's first round: the
+    threshold of one of its LOOKS)."""
+    if p_thres is None:
+        p_thres = float(registry.load().analysis["p_thres"])
+    threshold = p_thres / looks
+    units = nrun * blocks
+    if 0.5 ** units <= threshold:
+        return None
+    need = units_needed(threshold)
+    first = " in the first round" if looks > 1 else ""
+    spent = f", the p threshold {p_thres:g} spent over the {looks} planned looks" if looks > 1 else \
+        " (registry/analysis.csv, analyze --p-thres)"
+    return (f"nrun={nrun} x blocks={blocks} cannot show a violation{first}: the paired signed-rank test of "
+            f"{units} rounds gives at best p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g}{spent}; "
+            f"use nrun x blocks >= {need}")

@@ -264,3 +264,27 @@ def test_runs_are_planned_in_rounds_of_every_deployment_and_set():
     assert [r["run_id"] for r in runs[:4]] == ["1x4-default-r001", "1x4-tuned-r001",
                                                "2x8-default-r001", "2x8-tuned-r001"]
     assert [r["run"] for r in runs] == [1] * 4 + [2] * 4 + [3] * 4
+
+
+def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_original():
+    workspace, summary = generate("demo", "local-openmpi")
+    rows = workspace.experiments()
+    assert {(r["nrep"], r["blocks"], r["warmup"]) for r in rows} == {("30", "6", "1")}, "nrep 30: 6 rounds of 5"
+    assert "nrep 30 in 6 interleaved rounds after 1 warm-up; A/A twins of 6 experiments" in summary[0]
+    originals = {r["id"]: r for r in rows if r["twin"] == "0"}
+    twins = [r for r in rows if r["twin"] == "1"]
+    assert min(int(t["id"]) for t in twins) > max(int(i) for i in originals)
+    measured = [k for k in rows[0] if k not in ("id", "twin", "twin_of")]
+    for twin in twins:
+        original = originals[twin["twin_of"]]
+        assert {k: twin[k] for k in measured} == {k: original[k] for k in measured}
+    assert all(r["twin_of"] == "" for r in originals.values())
+    header, *lines = [line for line in (workspace.inputs / "1x4-default-r001.csv").read_text().splitlines()
+                      if not line.startswith("#")]
+    assert {"blocks", "warmup", "twin", "twin_of"} <= set(header.split(",")) and len(lines) == 30
+    chosen = sorted(t["twin_of"] for t in twins)
+    again, _ = generate("demo", "local-openmpi")
+    assert sorted(r["twin_of"] for r in again.experiments() if r["twin"] == "1") == chosen, "drawn with the seed"
+    other, _ = generate("demo", "local-openmpi", ["seed=5", "blocks=3", "warmup=0", "aa=yes"])
+    assert {(r["blocks"], r["warmup"]) for r in other.experiments()} == {("3", "0")}
+    assert len(other.experiments()) == 48

@@ -138,13 +138,14 @@ def test_nrun_max_below_nrun_in_campaign_conf_is_one_line_naming_its_line(tmp_pa
 
 
 def test_generate_warns_when_the_first_round_cannot_reach_the_spent_threshold(capsys):
-    # 8 runs reach 1/C(16,8) = 7.8e-5; 20 looks spend 0.001 down to 5e-5.
+    # 8 runs of 1 round reach 2^-8 = 0.0039 (paired); 20 looks spend 0.001 down to 5e-5.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
-             "--set", "nrun_step=1"])
+             "--set", "nrun_step=1", "--set", "blocks=1"])
     said = capsys.readouterr()
     assert "at most 20 looks, each at p <= 5e-05" in said.out
-    assert "nrun=8 cannot show a violation in the first round" in said.err
-    assert "the p threshold 0.001 spent over the 20 planned looks" in said.err and "use nrun >= 9" in said.err
+    assert "nrun=8 x blocks=1 cannot show a violation in the first round" in said.err
+    assert "the p threshold 0.001 spent over the 20 planned looks" in said.err
+    assert "use nrun x blocks >= 15" in said.err
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=16",
              "--set", "nrun_step=4"])
     assert "warning" not in capsys.readouterr().err
