@@ -12,7 +12,7 @@
     nrun_max = 30                                       adaptive: the most runs per deployment and set
     nrun_step = 5                                       adaptive: runs added per round (default: nrun)
     hold_ratio = 1.05                                   a test holds below it (default: the ratio threshold)
-    blocks = 10                                         interleaved rounds per run (default: nrep/5, at most 10)
+    blocks = 10                                         interleaved rounds per run (default: nrep/4, at most 10)
     warmup = 1                                          warm-up repetitions before each round's (default 1)
     aa = yes                                            A/A self-check: a twin of every experiment (or a share: 0.25)
 
@@ -166,7 +166,7 @@ def parse_blocks(text):
 
 def default_blocks(nrep):
     """blocks = auto: nrep / round_reps rounds (registry/limits.csv), at most
-    blocks_default_max, at least 1: 50 repetitions -> 10 rounds of 5."""
+    blocks_default_max, at least 1: 50 repetitions -> 10 rounds of 5, 8 -> 2 of 4."""
     reg = registry.load()
     return max(1, min(reg.limits["blocks_default_max"], nrep // reg.limits["round_reps"]))
 

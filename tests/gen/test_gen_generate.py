@@ -269,8 +269,8 @@ def test_runs_are_planned_in_rounds_of_every_deployment_and_set():
 def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_original():
     workspace, summary = generate("demo", "local-openmpi")
     rows = workspace.experiments()
-    assert {(r["nrep"], r["blocks"], r["warmup"]) for r in rows} == {("30", "6", "1")}, "nrep 30: 6 rounds of 5"
-    assert "nrep 30 in 6 interleaved rounds after 1 warm-up; A/A twins of 6 experiments" in summary[0]
+    assert {(r["nrep"], r["blocks"], r["warmup"]) for r in rows} == {("30", "7", "1")}, "nrep 30: 7 rounds of 4 or 5"
+    assert "nrep 30 in 7 interleaved rounds after 1 warm-up; A/A twins of 6 experiments" in summary[0]
     originals = {r["id"]: r for r in rows if r["twin"] == "0"}
     twins = [r for r in rows if r["twin"] == "1"]
     assert min(int(t["id"]) for t in twins) > max(int(i) for i in originals)
