@@ -126,4 +126,5 @@ def check_deployments(rows, deployments, where):
 def with_run_settings(rows, settings):
     """Every experiment with what the campaign's settings give all of them:
     nrep, the interleaved rounds (blocks) and the warm-up repetitions."""
-    return [dict(row, nrep=settings.nrep, blocks=settings.rounds(), warmup=settings.warmup) for row in rows]
+    return [dict(row, nrep=settings.nrep, blocks=settings.rounds(), first_round=1, warmup=settings.warmup)
+            for row in rows]

@@ -78,9 +78,10 @@ class Registry:
 
 
 # Kernel input parameters that the campaign's settings give every
-# experiment (nrep, seed, blocks, warmup) or that generate writes itself
-# (the id; the A/A twins of aa = yes): no design varies them.
-RUN_PARAMETERS = ("id", "nrep", "seed", "blocks", "warmup", "twin", "twin_of")
+# experiment (nrep, seed, blocks, warmup) or that generate and submit write
+# themselves (the id; the A/A twins of aa = yes; a resumed attempt's first
+# round): no design varies them.
+RUN_PARAMETERS = ("id", "nrep", "seed", "blocks", "first_round", "warmup", "twin", "twin_of")
 
 
 def number(text):

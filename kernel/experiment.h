@@ -35,6 +35,7 @@ struct experiment {
     int late_rank;         /* one_late: the late process (rank of the topology communicator) */
     enum sync sync;        /* how repetitions start (sync/sync.h) */
     long blocks;    /* interleaved rounds the nrep repetitions are spread over (rounds.h) */
+    long first_round;  /* the first of them this input measures (a resumed attempt's: later) */
     long warmup;    /* repetitions before each round's timed ones, left out of the statistics */
     int twin;       /* 1: an A/A twin of experiment twin_of */
     long twin_of;   /* a twin's original, whose seeds it draws; -1 for an original */

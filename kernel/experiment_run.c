@@ -214,7 +214,7 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     ctx.base = settings->base;
     ctx.work = countdown_steps(e->work_us, settings->countdown_rate);
     topology_builder(e->topology)(e, ctx.base, &ctx.hood);
-    int first_round = slot->round == 1;
+    int first_round = slot->round == e->first_round;  /* this input's first round of it */
 
     struct findings findings, *check = settings->validate ? &findings : NULL;
     if (check)

@@ -111,7 +111,8 @@ static int may_be_absent(int k)
                                 PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit,   PARAMETER_unit2,
                                 PARAMETER_stride,      PARAMETER_stride2,  PARAMETER_halo_n,     PARAMETER_matrix_n,
                                 PARAMETER_arrival,     PARAMETER_arrival_us, PARAMETER_late_rank, PARAMETER_sync,
-                                PARAMETER_blocks,      PARAMETER_warmup,   PARAMETER_twin,       PARAMETER_twin_of};
+                                PARAMETER_blocks,      PARAMETER_first_round, PARAMETER_warmup,  PARAMETER_twin,
+                                PARAMETER_twin_of};
     for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
         if (k == later[i])
             return 1;
@@ -387,16 +388,18 @@ static int parse_arrival(struct parser *p, char **fields, struct experiment *e)
 }
 
 /* blocks (default 1, at most nrep: every round needs a repetition),
- * warmup (default 0), twin (default 0) and twin_of: required for a twin,
+ * first_round (default 1, at most blocks), warmup (default 0), twin
+ * (default 0) and twin_of: required for a twin,
  * empty for an original; that it names an original of the file is
  * checked once every line is read (check_twins). */
 static int parse_rounds(struct parser *p, char **fields, struct experiment *e)
 {
-    e->blocks = 1, e->warmup = 0, e->twin_of = -1;
+    e->blocks = 1, e->first_round = 1, e->warmup = 0, e->twin_of = -1;
     TRY(parse_long(p, PARAMETER_blocks, CELL(blocks), LONG_MAX, &e->blocks));
     if (e->blocks > e->nrep)
         return fail(p, "blocks", "%ld rounds for nrep %ld repetitions: every round needs at least one "
                     "repetition (blocks at most nrep)", e->blocks, e->nrep);
+    TRY(parse_long(p, PARAMETER_first_round, CELL(first_round), e->blocks, &e->first_round));
     TRY(parse_long(p, PARAMETER_warmup, CELL(warmup), LONG_MAX, &e->warmup));
     long twin = 0;
     TRY(parse_long(p, PARAMETER_twin, CELL(twin), LONG_MAX, &twin));

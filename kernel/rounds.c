@@ -14,7 +14,7 @@ int rounds_of_input(const struct input *in)
 struct round_slot round_slot(const struct experiment *e, int round)
 {
     struct round_slot slot = {round, 0, 0};
-    if (round < 1 || round > e->blocks)
+    if (round < e->first_round || round > e->blocks)
         return slot;
     long share = e->nrep / e->blocks, extra = e->nrep % e->blocks, before = round - 1;
     slot.reps = share + (before < extra);

@@ -22,7 +22,8 @@ struct round_slot {
 int rounds_of_input(const struct input *in);
 
 /* Experiment e's part of round `round`: nrep / blocks repetitions, one more
- * in the first nrep mod blocks rounds. */
+ * in the first nrep mod blocks rounds; none before its first_round (a
+ * resumed attempt measures only the rounds an earlier one did not finish). */
 struct round_slot round_slot(const struct experiment *e, int round);
 
 /* The order of round `round`: indices of in->experiments (all in->count of

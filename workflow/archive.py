@@ -122,8 +122,11 @@ class RunResults:
 
 
 def results_of(status, target, expected):
-    """results/RUN.*: the complete experiments of every attempt, merged, each
-    row checked; the rows not taken in RUN.rejected.csv. Returns RunResults."""
+    """results/RUN.*: the complete experiments of the run's attempts, merged,
+    each row checked: every round of an experiment from the first attempt
+    that has it whole (a resumed attempt measures the rounds an earlier one
+    did not finish), an experiment complete once all its rounds are there;
+    the rows not taken in RUN.rejected.csv. Returns RunResults."""
     run_id, records = status.run_id, [record for record, _, _ in status.attempts]
     prefixes = [record["prefix"] for record in records]
     present = [p for p in prefixes if os.path.isfile(p + ".results.csv")]
@@ -134,15 +137,18 @@ def results_of(status, target, expected):
     # older kernel (no round, no work_seconds, no delay_seconds) gets round 1
     # and empty cells there (as_header).
     header = max((c.header for c in checks), key=lambda h: h.count(","))
-    rows, rejected = [], []
-    done = set()
-    for checked in checks:  # each experiment from the first attempt that finished it
+    rejected = []
+    taken = {}   # id -> {round: lines}, each round from the first attempt that has it whole
+    for checked in checks:
         rejected += checked.rejected
-        for ident in checked.complete:
-            if ident not in done:
-                done.add(ident)
-                rows += [line if checked.header == header else as_header(line, checked.header, header)
-                         for line in checked.rows[ident]]
+        for ident, rounds in checked.rounds.items():
+            mine = taken.setdefault(ident, {})
+            for round_number, lines in rounds.items():
+                if round_number not in mine:
+                    mine[round_number] = [line if checked.header == header else as_header(line, checked.header, header)
+                                          for line in lines]
+    done = {i for i, rounds in taken.items() if expected.all_rounds(i) <= set(rounds)}
+    rows = [line for i, rounds in taken.items() if i in done for r in sorted(rounds) for line in rounds[r]]
     write_lines(target / f"{run_id}.results.csv", header, rows)
     if rejected:
         whole_files.write_csv(target / f"{run_id}.rejected.csv", ["file", "line", "reason", "text"],

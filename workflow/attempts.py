@@ -194,15 +194,14 @@ def input_ids(path):
     return ids
 
 
-def complete_ids(prefix, expected):
-    """Ids with all their rows in PREFIX.results.csv (every round of the
-    experiment, each with the rows it keeps: result_rows.complete_ids), in
-    file order."""
+def whole_rounds(prefix, expected):
+    """{id: the rounds of it that PREFIX.results.csv holds whole} (each with
+    the rows it keeps: result_rows.complete_rounds)."""
     try:
         with open(prefix + ".results.csv", encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
-        return []
+        return {}
     lines = text.split("\n")
     rounded = result_rows.integer_columns(lines[0]) == 3
     fields = lines[0].count(",")  # a row has as many as the header
@@ -213,22 +212,25 @@ def complete_ids(prefix, expected):
         parts = line.split(",", 3)
         if parts[0].isdigit() and (not rounded or parts[2].isdigit()):
             rows_of[int(parts[0])][int(parts[2]) if rounded else 1] += 1
-    return result_rows.complete_ids(rows_of, expected, result_rows.kept_rows(prefix), rounded)
+    return result_rows.complete_rounds(rows_of, expected, result_rows.kept_rows(prefix), rounded)
+
+
+def complete_ids(prefix, expected):
+    """Ids with every round whole in PREFIX.results.csv."""
+    return [i for i, rounds in whole_rounds(prefix, expected).items() if expected.all_rounds(i) <= rounds]
 
 
 def prov(record):
     return read_json(record["prefix"] + ".prov.json")
 
 
+def attempt_rounds(record, expected):
+    """{id: the rounds attempt RECORD measured whole}."""
+    return whole_rounds(record["prefix"], expected)
+
+
 def attempt_done_ids(record, expected):
-    """The experiments attempt RECORD finished."""
-    provenance = prov(record)
-    if (provenance and provenance.get("status") == "complete"
-            and provenance.get("experiments_done") == provenance.get("experiments")):
-        try:
-            return input_ids(record["input"])
-        except (OSError, ValueError):
-            pass
+    """The experiments attempt RECORD finished (all their rounds in it)."""
     return complete_ids(record["prefix"], expected)
 
 
@@ -236,10 +238,11 @@ def attempt_done_ids(record, expected):
 class RunStatus:
     run: dict                 # the row of runs.csv
     attempts: list            # [(record, AttemptState, done ids)]
-    done: set
+    done: set                 # experiments whose every round some attempt measured whole
     total: int
     state: str
     detail: str = ""
+    rounds: dict = dataclasses.field(default_factory=dict)  # id -> the rounds measured whole
 
     @property
     def run_id(self):
@@ -280,16 +283,18 @@ def run_statuses(workspace):
         jobs, answered = {}, False
     statuses = []
     for run in runs:
-        attempt_list, done = [], set()
+        attempt_list, rounds = [], {}
         for record in records[run["run_id"]]:
             state = attempt_state(workspace, record, jobs, answered)
             finalize(workspace, record, state)
-            ids = attempt_done_ids(record, expected)
-            done.update(ids)
-            attempt_list.append((record, state, ids))
+            whole = attempt_rounds(record, expected)
+            for ident, measured in whole.items():
+                rounds.setdefault(ident, set()).update(measured)
+            attempt_list.append((record, state, [i for i, r in whole.items() if expected.all_rounds(i) <= r]))
+        done = {i for i, r in rounds.items() if expected.all_rounds(i) <= r}
         total = int(run["experiments_total"])
         state, detail = overall(attempt_list, done, total)
-        statuses.append(RunStatus(run, attempt_list, done, total, state, detail))
+        statuses.append(RunStatus(run, attempt_list, done, total, state, detail, rounds))
     return statuses
 
 

@@ -84,6 +84,10 @@ class Expected:
         return cls({int(r["id"]): int(r["nrep"]) for r in experiments},
                    {int(r["id"]): int(r.get("blocks") or 1) for r in experiments})
 
+    def all_rounds(self, ident):
+        """The rounds experiment IDENT has: 1..blocks."""
+        return set(range(1, self.blocks[ident] + 1))
+
     def share(self, ident, round_number):
         """The rows experiment IDENT has in round ROUND_NUMBER (kernel/rounds.c)."""
         nrep, blocks = self.nrep[ident], self.blocks[ident]
@@ -107,22 +111,27 @@ def kept_rows(prefix):
     return kept
 
 
-def complete_ids(rows_of, expected, kept, rounded):
-    """The ids of ROWS_OF ({id: {round: rows}}) whose rounds are all there,
-    each with the rows it keeps; without rounds (ROUNDED false) nrep rows."""
-    done = []
+def complete_rounds(rows_of, expected, kept, rounded):
+    """{id: the rounds of it that ROWS_OF ({id: {round: rows}}) has whole,
+    each with the rows it keeps}; without rounds (ROUNDED false) round 1 of
+    an experiment with its nrep rows."""
+    whole = {}
     for ident, rounds in rows_of.items():
         if ident not in expected.nrep:
             continue
         if not rounded:
-            if sum(rounds.values()) == expected.nrep[ident]:
-                done.append(ident)
+            whole[ident] = {1} if sum(rounds.values()) == expected.nrep[ident] else set()
             continue
-        blocks = expected.blocks[ident]
-        if all(rounds.get(r) == kept.get((ident, r), expected.share(ident, r)) for r in range(1, blocks + 1)) \
-                and len(rounds) == blocks:
-            done.append(ident)
-    return done
+        whole[ident] = {r for r, n in rounds.items()
+                        if 1 <= r <= expected.blocks[ident] and n == kept.get((ident, r), expected.share(ident, r))}
+    return whole
+
+
+def complete_ids(rows_of, expected, kept, rounded):
+    """The ids of ROWS_OF ({id: {round: rows}}) whose rounds are all there
+    and whole (complete_rounds), in the order of ROWS_OF."""
+    whole = complete_rounds(rows_of, expected, kept, rounded)
+    return [i for i in rows_of if i in whole and expected.all_rounds(i) <= whole[i]]
 
 
 @dataclasses.dataclass
@@ -140,6 +149,7 @@ class CheckedResults:
     complete: list                 # their ids, in file order
     rejected: list                 # [Rejected]
     header: str = HEADER           # the file's header (one of HEADERS)
+    rounds: dict = dataclasses.field(default_factory=dict)  # id -> {round: its lines}, whole rounds only
 
     @property
     def malformed(self):
@@ -208,11 +218,13 @@ def _clean(text, lines, expected, kept):
     for (ident, round_number), n in counts.items():
         rows_of[int(ident)][int(round_number)] = int(n)
     if len(complete_ids(rows_of, expected, kept, rounded)) != len(rows_of):
-        return None
+        return None   # a cut round (or experiment): the line-by-line check says which
     rows = collections.defaultdict(list)
-    for ident, line in zip(table["id"].tolist(), lines[1:-1]):
+    by_round = collections.defaultdict(lambda: collections.defaultdict(list))
+    for ident, round_number, line in zip(table["id"].tolist(), rounds.tolist(), lines[1:-1]):
         rows[ident].append(line)
-    return CheckedResults(dict(rows), list(rows), [], header)
+        by_round[ident][round_number].append(line)
+    return CheckedResults(dict(rows), list(rows), [], header, {i: dict(r) for i, r in by_round.items()})
 
 
 def check_results(path, expected, kept=None):
@@ -238,6 +250,7 @@ def check_results(path, expected, kept=None):
     seen = collections.defaultdict(set)
     taken = collections.defaultdict(list)
     rows_of = collections.defaultdict(collections.Counter)
+    round_of = {}
     for number, line in enumerate(lines[1:-1], start=2):
         match = ROW[header].fullmatch(line)
         problem = f"not {header}" if not match else _row_problem(match, expected, seen, rounded)
@@ -247,17 +260,26 @@ def check_results(path, expected, kept=None):
         ident, rep = int(match.group(1)), int(match.group(2))
         seen[ident].add(rep)
         taken[ident].append((number, line))
-        rows_of[ident][int(match.group(3)) if rounded else 1] += 1
-    complete = set(complete_ids(rows_of, expected, kept, rounded))
+        round_of[number] = int(match.group(3)) if rounded else 1
+        rows_of[ident][round_of[number]] += 1
+    whole = complete_rounds(rows_of, expected, kept, rounded)
+    complete = {i for i in taken if expected.all_rounds(i) <= whole.get(i, set())}
     for ident in taken:
         if ident not in complete:
+            # whole rounds of an unfinished experiment: a resumed attempt measures its other rounds
+            cut = [(number, line) for number, line in taken[ident] if round_of[number] not in whole.get(ident, ())]
             had = sum(rows_of[ident].values())
             rounds = f" in {len(rows_of[ident])} of its {expected.blocks[ident]} rounds" if rounded else ""
             reason = f"experiment {ident} has {had} of its {expected.nrep[ident]} rows{rounds} (cut off)"
-            rejected += [Rejected(path, number, line, reason, False) for number, line in taken[ident]]
+            rejected += [Rejected(path, number, line, reason, False) for number, line in cut]
     rejected.sort(key=lambda r: r.line)
     ordered = [i for i in taken if i in complete]
-    return CheckedResults({i: [line for _, line in taken[i]] for i in ordered}, ordered, rejected, header)
+    by_round = {}
+    for ident in taken:
+        for number, line in taken[ident]:
+            if round_of[number] in whole.get(ident, ()):
+                by_round.setdefault(ident, {}).setdefault(round_of[number], []).append(line)
+    return CheckedResults({i: [line for _, line in taken[i]] for i in ordered}, ordered, rejected, header, by_round)
 
 
 def as_header(line, header, target):

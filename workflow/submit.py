@@ -59,13 +59,25 @@ def choose(statuses, resume):
 
 
 def write_resume_input(workspace, status, number):
-    """inputs/RUN.aN.csv: the run's input without the experiments already finished."""
+    """inputs/RUN.aN.csv: the run's input without the experiments already
+    finished, each of the others from its first round no attempt measured
+    whole (first_round; inputs before the rounds have no such column)."""
     run_id = status.run_id
     original = workspace.input(run_id, 1)
     lines = original.read_text(encoding="utf-8").splitlines()
     header_at = next(i for i, line in enumerate(lines) if line.strip() and not line.startswith("#"))
-    column = lines[header_at].split(",").index("id")
-    body = [line for line in lines[header_at + 1:]
+    names = lines[header_at].split(",")
+    column = names.index("id")
+    first = names.index("first_round") if "first_round" in names else None
+
+    def resumed(line):
+        fields = line.split(",")
+        if first is not None:
+            measured = status.rounds.get(int(fields[column]), set())
+            fields[first] = str(next(r for r in range(1, len(measured) + 2) if r not in measured))
+        return ",".join(fields)
+
+    body = [resumed(line) for line in lines[header_at + 1:]
             if line.strip() and int(line.split(",")[column]) not in status.done]
     comment = (f"# nbhbench input: campaign {workspace.name}, run {run_id}, attempt {number} (resume): "
                f"the {len(body)} experiments earlier attempts did not finish, in the run's order")
