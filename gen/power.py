@@ -65,5 +65,5 @@ def paired_warning(nrun, blocks, p_thres=None, looks=1):
     spent = f", the p threshold {p_thres:g} spent over the {looks} planned looks" if looks > 1 else \
         " (registry/analysis.csv, analyze --p-thres)"
     return (f"nrun={nrun} x blocks={blocks} cannot show a violation{first}: the paired signed-rank test of "
-            f"{units} rounds gives at best p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g}{spent}; "
+            f"{units} round{'' if units == 1 else 's'} gives at best p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g}{spent}; "
             f"use nrun x blocks >= {need}")
