@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NBH = str(ROOT / "nbhbench")
 LIBRARIES = ("openmpi", "mpich")
 MSIZES = [64 * 2 ** k for k in range(8)]
+TESTS = 3 * len(MSIZES)   # int <= byte per ndim and msize; a twin of each of the 2 x TESTS experiments
 
 CAMPAIGN = """description = bench: int against byte, int slowed 1.2x by a PMPI tool, A/A twins of every experiment
 deployments = 1x4
@@ -25,7 +26,7 @@ EXPERIMENTS = f"""from gen.design import cross, levels
 
 EXPERIMENTS = cross(
     levels(op="neighbor_alltoall", topology="cart", nfin=0),
-    levels(ndim=[1, 2]),
+    levels(ndim=[1, 2, 3]),
     levels(datatype=["int", "byte"]),
     levels(msize={MSIZES}),
 )
@@ -87,7 +88,7 @@ def rows(path):
 
 def campaign(directory, library, seed):
     folder = directory / "planted-aa"
-    folder.mkdir(exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / "campaign.conf").write_text(CAMPAIGN.format(seed=seed))
     (folder / "experiments.py").write_text(EXPERIMENTS)
     (folder / "assessment.conf").write_text(ASSESSMENT)
@@ -129,9 +130,9 @@ def demo_open(directory, library):
 
 
 def main():
-    print("planted: MPI_INT 1.2x slower (spins 0.2 x each call's time), 32 int <= byte tests at 1x4, nrun 10, "
-          "nrep 40 (10 rounds of 4), A/A twins of all 32 experiments; a load switching 2 busy processes on and off "
-          "every 1-5 s")
+    print(f"planted: MPI_INT 1.2x slower (waits 0.2 x each call's time, yielding the core), {TESTS} int <= byte "
+          f"tests at 1x4, nrun 10, nrep 40 (10 rounds of 4), A/A twins of all {2 * TESTS} experiments; a load "
+          "switching 2 busy processes on and off every 1-5 s")
     with tempfile.TemporaryDirectory() as tmp:
         directory = Path(tmp)
         for k, library in enumerate(LIBRARIES):

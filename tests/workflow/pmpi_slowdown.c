@@ -6,9 +6,11 @@
  *   NBH_SLOWDOWN_DATATYPE  byte, int or double (only calls with this type)
  *   NBH_SLOWDOWN_MSIZES    comma-separated bytes per block (only these)
  *   NBH_SLOWDOWN_US        microseconds each matching call sleeps after it
- *   NBH_SLOWDOWN_FACTOR    instead of a sleep: each matching call spins after
+ *   NBH_SLOWDOWN_FACTOR    instead of a sleep: each matching call waits after
  *                          it for (FACTOR - 1) x its own time, a slowdown
- *                          that scales with the machine's speed (1.2: 20 %)
+ *                          that scales with the machine's speed (1.2: 20 %),
+ *                          yielding the core while it waits so that it takes
+ *                          no time from the other processes of a shared core
  * and, for a cell slow in some runs only (an adaptive campaign's test that
  * stays undecided):
  *   NBH_SLOWDOWN_SOMETIMES_MSIZES  bytes per block slowed only in runs 1,
@@ -16,6 +18,7 @@
  *                                  is rNNN in the kernel's -o prefix)
  *   NBH_SLOWDOWN_EVERY             EVERY (default 4) */
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,7 +113,7 @@ static void slow_down(const char *op, int count, MPI_Datatype type, double start
         if (config.factor > 1) {
             double now = MPI_Wtime(), until = now + (config.factor - 1) * (now - started);
             while (MPI_Wtime() < until)
-                ;
+                sched_yield();
             return;
         }
         struct timespec pause = {config.us / 1000000, (config.us % 1000000) * 1000};
