@@ -2,6 +2,7 @@
 import csv
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -53,11 +54,11 @@ class ChangingLoad:
         self.seed = random.Random(seed).random()
 
     def __enter__(self):
-        self.process = subprocess.Popen([sys.executable, "-c", SWITCHER, str(self.seed)])
+        self.process = subprocess.Popen([sys.executable, "-c", SWITCHER, str(self.seed)], start_new_session=True)
         return self
 
     def __exit__(self, *exc):
-        self.process.terminate()
+        os.killpg(self.process.pid, signal.SIGKILL)   # the switcher and its busy workers
         self.process.wait()
 
 
