@@ -59,10 +59,10 @@ test_that("the C routine gives rank_sum_test_sorted's values, bit for bit, rows 
   }))
   d <- d[sample(.N)]
   for (both in c(TRUE, FALSE)) {
-    expect_false(is.null(call_native("nbh_rank_sum_test", d$test, d$value, d$is_x, length(cases), both)))
+    expect_false(is.null(call_native("nbh_rank_sum_test", d$test, d$value, d$is_x, length(cases), both, FALSE)))
     expect_identical(rank_sum_test(d, length(cases), both), rank_sum_test_sorted(d, length(cases), both))
   }
   expect_identical(nrow(rank_sum_test(d[0], 0L)), 0L)
-  expect_error(call_native("nbh_rank_sum_test", 3L, 1, TRUE, 2L, TRUE), "not in 1..2")
-  expect_null(call_native("nbh_rank_sum_test", 1:2, c(1, NA), c(TRUE, FALSE), 2L, TRUE))
+  expect_error(call_native("nbh_rank_sum_test", 3L, 1, TRUE, 2L, TRUE, FALSE), "not in 1..2")
+  expect_null(call_native("nbh_rank_sum_test", 1:2, c(1, NA), c(TRUE, FALSE), 2L, TRUE, FALSE))
 })
