@@ -126,8 +126,10 @@ static double critical_rank(const double *c, int n, double x) {
 /* ---- order statistics of the Walsh sums ---- */
 
 typedef struct {
-    int *lo, *hi, *last_below, *last_at;   /* n each */
-    double *pool;                         /* pool_size */
+    int *lo, *hi;                   /* n each: the candidates of each row */
+    int *below[2], *at_most[2];     /* n each: for a pivot p (0) and the median (1), the last j of each row
+                                     * whose sum is < p, <= p (or i - 1) */
+    double *pool;                   /* pool_size */
     R_xlen_t pool_size;
     uint64_t random;
 } walsh_t;
@@ -139,40 +141,46 @@ static uint64_t next_random(uint64_t *state) {   /* xorshift64*: pivots only, no
     return *state * 2685821657736338717ULL;
 }
 
-/* The k-th smallest (1 <= k <= n(n + 1)/2) of x[i] + x[j], i <= j, x sorted:
- * row i holds x[i] + x[j], j = i..n-1, ascending. The candidates are
- * lo[i]..hi[i] of each row; a random candidate p splits the rows by two
- * pointers (sums < p, sums <= p: O(n)); the side holding rank k stays,
- * until p is it or few candidates are left (then a partial sort). */
-static double select_walsh_sum(const double *x, int n, R_xlen_t k, walsh_t *w) {
-    R_xlen_t below = 0, active = (R_xlen_t)n * (n + 1) / 2;
+/* For pivot p: below[i], at_most[i] of each row and their counts over all
+ * rows, by two pointers (each row's boundary is left of the row above's). */
+static void split_rows(const double *x, int n, double p, int *below, int *at_most, R_xlen_t *less, R_xlen_t *not_more) {
+    int j_less = n - 1, j_at = n - 1;
+    *less = *not_more = 0;
     for (int i = 0; i < n; i++) {
-        w->lo[i] = i;
-        w->hi[i] = n - 1;
+        while (j_less >= i && x[i] + x[j_less] >= p) j_less--;
+        while (j_at >= i && x[i] + x[j_at] > p) j_at--;
+        below[i] = j_less >= i ? j_less : i - 1;
+        at_most[i] = j_at >= i ? j_at : i - 1;
+        *less += below[i] - i + 1;
+        *not_more += at_most[i] - i + 1;
     }
+}
+
+/* The k-th smallest of x[i] + x[j], i <= j, x sorted (row i holds x[i] +
+ * x[j], j = i..n-1, ascending), given that it is among the candidates
+ * lo[i]..hi[i] of each row, `below` sums lying left of them. A random
+ * candidate p splits the rows (O(n)); the side holding rank k stays, until
+ * p is the k-th or few candidates are left (then a partial sort). Expected
+ * O(n log n). (Sampled pivot pairs, Floyd-Rivest, took as long here: the
+ * sampling costs what it saves.) */
+static double select_walsh_sum(const double *x, int n, R_xlen_t k, R_xlen_t below, walsh_t *w) {
+    R_xlen_t active = 0;
+    for (int i = 0; i < n; i++) active += w->hi[i] - w->lo[i] + 1;
+    int *less_j = w->below[0], *at_most_j = w->at_most[0];
     while (active > w->pool_size) {
         R_xlen_t r = (R_xlen_t)(next_random(&w->random) % (uint64_t)active);
         int i = 0;
         for (; r >= w->hi[i] - w->lo[i] + 1; i++) r -= w->hi[i] - w->lo[i] + 1;
         double p = x[i] + x[w->lo[i] + r];
-        R_xlen_t less = 0, at_most = 0;
-        int j_less = n - 1, j_at = n - 1;
-        for (i = 0; i < n; i++) {
-            while (j_less >= i && x[i] + x[j_less] >= p) j_less--;
-            while (j_at >= i && x[i] + x[j_at] > p) j_at--;
-            w->last_below[i] = j_less >= i ? j_less : i - 1;
-            w->last_at[i] = j_at >= i ? j_at : i - 1;
-            less += w->last_below[i] - i + 1;
-            at_most += w->last_at[i] - i + 1;
-        }
-        if (less < k && k <= at_most) return p;
-        active = 0;
-        below = 0;
+        R_xlen_t less, not_more;
+        split_rows(x, n, p, less_j, at_most_j, &less, &not_more);
+        if (less < k && k <= not_more) return p;
+        active = below = 0;
         for (i = 0; i < n; i++) {
             if (k <= less) {
-                if (w->last_below[i] < w->hi[i]) w->hi[i] = w->last_below[i];
-            } else if (w->last_at[i] + 1 > w->lo[i]) {
-                w->lo[i] = w->last_at[i] + 1;
+                if (less_j[i] < w->hi[i]) w->hi[i] = less_j[i];
+            } else if (at_most_j[i] + 1 > w->lo[i]) {
+                w->lo[i] = at_most_j[i] + 1;
             }
             if (w->hi[i] < w->lo[i] - 1) w->hi[i] = w->lo[i] - 1;
             active += w->hi[i] - w->lo[i] + 1;
@@ -204,18 +212,43 @@ static double r_mean2(double a, double b) {
 
 /* The Hodges-Lehmann estimate (the median of the Walsh averages, as R's
  * median) and the interval of the Walsh averages of ranks qu and
- * M - qu + 1, as wilcox.test(conf.int = TRUE) with the exact distribution. */
+ * M - qu + 1, as wilcox.test(conf.int = TRUE) with the exact distribution.
+ * The median first (and its neighbour, for even M); the bounds then among
+ * the sums on their side of it. */
 static void walsh_interval(const double *x, int n, double qu, walsh_t *w, double *estimate, double *low,
                            double *high) {
-    R_xlen_t M = (R_xlen_t)n * (n + 1) / 2;
+    R_xlen_t M = (R_xlen_t)n * (n + 1) / 2, k = (M + 1) / 2, less, not_more;
+    for (int i = 0; i < n; i++) {
+        w->lo[i] = i;
+        w->hi[i] = n - 1;
+    }
+    double middle = select_walsh_sum(x, n, k, 0, w);
+    int *below = w->below[1], *at_most = w->at_most[1];
+    split_rows(x, n, middle, below, at_most, &less, &not_more);
     if (M % 2) {
-        *estimate = select_walsh_sum(x, n, (M + 1) / 2, w) / 2;
+        *estimate = middle / 2;
     } else {
-        *estimate = r_mean2(select_walsh_sum(x, n, M / 2, w) / 2, select_walsh_sum(x, n, M / 2 + 1, w) / 2);
+        double next = middle;   /* the (k + 1)-th: the smallest sum above the middle */
+        if (not_more < k + 1) {
+            next = R_PosInf;
+            for (int i = 0; i < n; i++) {
+                int j = at_most[i] + 1;
+                if (j < n && j >= i && x[i] + x[j] < next) next = x[i] + x[j];
+            }
+        }
+        *estimate = r_mean2(middle / 2, next / 2);
     }
     if (qu == 0) qu = 1;
-    *low = select_walsh_sum(x, n, (R_xlen_t)qu, w) / 2;
-    *high = select_walsh_sum(x, n, M - (R_xlen_t)qu + 1, w) / 2;
+    for (int i = 0; i < n; i++) {   /* rank qu <= k: among the sums <= middle */
+        w->lo[i] = i;
+        w->hi[i] = at_most[i];
+    }
+    *low = select_walsh_sum(x, n, (R_xlen_t)qu, 0, w) / 2;
+    for (int i = 0; i < n; i++) {   /* rank M - qu + 1 > k: among the sums >= middle */
+        w->lo[i] = below[i] + 1;
+        w->hi[i] = n - 1;
+    }
+    *high = select_walsh_sum(x, n, M - (R_xlen_t)qu + 1, less, w) / 2;
 }
 
 /* ---- the tests ---- */
@@ -374,8 +407,10 @@ SEXP nbh_signed_rank_test(SEXP test_, SEXP value_, SEXP n_tests_, SEXP level_) {
     walsh_t w;
     w.lo = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
     w.hi = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
-    w.last_below = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
-    w.last_at = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
+    for (int v = 0; v < 2; v++) {
+        w.below[v] = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
+        w.at_most[v] = (int *)R_alloc((size_t)n_max + 1, sizeof(int));
+    }
     w.pool_size = 4 * (R_xlen_t)n_max + 64;
     w.pool = (double *)R_alloc((size_t)w.pool_size, sizeof(double));
     w.random = 0x9E3779B97F4A7C15ULL;
