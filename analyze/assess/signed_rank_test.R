@@ -22,8 +22,8 @@
 #   without ties and zeros. With ties or zeros the same order statistics of
 #   all n differences (zeros included): the interval inverts the test of
 #   d - theta, whose differences are no longer 0 or tied at other theta;
-#   its coverage is exact for continuous differences and about `level`
-#   (conservative) for rounded ones. With few pairs the level cannot be
+#   its coverage is exact for continuous differences and conservative for
+#   rounded ones (simulated: 0.98-1.00 at 95 %). With few pairs the level cannot be
 #   reached (n <= 5 at 95 %): the interval is then the range of the Walsh
 #   averages, as wilcox.test's.
 # Returns data.table(test, n, n_zero, V, p_greater, p_less, estimate,

@@ -98,3 +98,20 @@ test_that("bad input: an error, not a wrong p", {
   expect_error(signed_rank_test(list(test = rep(1L, 1001), value = rnorm(1001))), "1000 pairs")
   expect_error(call_native("nbh_signed_rank_test", 3L, 1, 2L, 0.95), "not in 1..2")
 })
+
+test_that("the interval covers the center: at its exact level for continuous differences, at least for rounded ones", {
+  set.seed(15)
+  runs <- 3000L
+  n <- 20L
+  continuous <- signed_rank_test(list(test = rep(seq_len(runs), each = n), value = rnorm(runs * n, 0.3)), runs)
+  achieved <- 1 - 2 * psignrank(qsignrank(0.025, n) - 1, n)   # 0.952 at 20 pairs
+  expect_equal(mean(continuous$ci_low <= 0.3 & 0.3 <= continuous$ci_high), achieved, tolerance = 0.012 / achieved)
+  # Rounded to half a standard deviation around 0: ties and 20 % zeros.
+  rounded <- signed_rank_test(list(test = rep(seq_len(runs), each = n), value = round(rnorm(runs * n) * 2) / 2), runs)
+  expect_gte(mean(rounded$ci_low <= 0 & 0 <= rounded$ci_high), 0.95)
+  # and the tests keep their level under the null: P(p <= 0.05) <= 0.05 (0.008: 2 sd of 3000 draws)
+  null <- signed_rank_test(list(test = rep(seq_len(runs), each = n), value = rnorm(runs * n)), runs)
+  expect_lte(mean(null$p_greater <= 0.05), 0.05 + 0.008)
+  expect_lte(mean(rounded$p_greater <= 0.05), 0.05 + 0.008)
+  expect_lte(mean(rounded$p_less <= 0.05), 0.05 + 0.008)
+})
