@@ -101,15 +101,17 @@ static void tied_p(long long *a, int m, long long v2, double *c, double *p_great
 }
 
 /* qsignrank(x, n), R's algorithm on the same counts (c[0..] of ranks 1..n,
- * as csignrank's table: the same additions in the same order). */
+ * as csignrank's table: the same additions in the same order; beyond the
+ * middle c[u - q], as csignrank reads them). */
 static double critical_rank(const double *c, int n, double x) {
     if (x == 0) return 0;
+    int u = n * (n + 1) / 2, q = 0;
     double f = exp(-(double)n * M_LN2), p = 0;
-    int q = 0;
+#define COUNT(q) c[(q) > u / 2 ? u - (q) : (q)]
     if (x <= 0.5) {
         x = x - 10 * DBL_EPSILON;
         for (;;) {
-            p += c[q] * f;
+            p += COUNT(q) * f;
             if (p >= x) break;
             q++;
         }
@@ -117,10 +119,11 @@ static double critical_rank(const double *c, int n, double x) {
     }
     x = 1 - x + 10 * DBL_EPSILON;
     for (;;) {
-        p += c[q] * f;
+        p += COUNT(q) * f;
         if (p > x) return (double)n * (n + 1) / 2 - q;
         q++;
     }
+#undef COUNT
 }
 
 /* ---- order statistics of the Walsh sums ---- */

@@ -80,7 +80,7 @@ test_that("the C routine gives signed_rank_test_sorted's values bit for bit, row
              list(rnorm(500, 0.05), round(rnorm(300, 0.05), 2), c(0, 0), 3, -2, c(1, -1, 1, -1)))
   d <- paired(cases)
   d <- rbind(d, data.table(test = length(cases) + 2L, value = 1))[sample(.N)]   # test length + 1: no rows
-  for (level in c(0.95, 0.9)) {
+  for (level in c(0.95, 0.5, 0.999)) {   # the critical ranks of every n from 1 to 300 at each
     expect_false(is.null(call_native("nbh_signed_rank_test", d$test, d$value, length(cases) + 2L, level)))
     r <- signed_rank_test(d, length(cases) + 2L, level)
     expect_identical(r, signed_rank_test_sorted(d, length(cases) + 2L, level))
