@@ -61,6 +61,27 @@ test_that("with ties and zeros: coin::wilcoxsign_test's exact p (zero.method Pra
   expect_equal(r$p_less, vapply(cases, coin_p, 0, "less"), tolerance = 1e-10)
 })
 
+# A few ties among many pairs: one tie of opposite signs, ties at the
+# smallest ranks, ties and zeros together.
+few_ties <- function(n, kind) {
+  d <- rnorm(n, 0.02)
+  d[2] <- -d[1]
+  if (kind >= 2) d[order(abs(d))[1:3]] <- c(-1, 1, 1) * min(abs(d))
+  if (kind >= 3) d[4:6] <- c(0, 0, d[7])
+  d
+}
+
+test_that("a few ties among many pairs: coin::wilcoxsign_test's exact p", {
+  set.seed(16)
+  cases <- c(lapply(c(60, 200), few_ties, 1), lapply(c(60, 200), few_ties, 2), lapply(c(100, 200), few_ties, 3))
+  r <- signed_rank_test(paired(cases), length(cases))
+  coin_p <- function(d, alternative) {
+    coin::pvalue(coin::wilcoxsign_test(d ~ numeric(length(d)), distribution = "exact", alternative = alternative))
+  }
+  expect_equal(r$p_greater, vapply(cases, coin_p, 0, "greater"), tolerance = 1e-10)
+  expect_equal(r$p_less, vapply(cases, coin_p, 0, "less"), tolerance = 1e-10)
+})
+
 test_that("known values: separated samples stay at 2^-n whatever the ties; all zeros give p = 1", {
   r <- signed_rank_test(paired(list(1:10 / 10, c(1, 1, 2, 2, 3, 3, 3, 4, 5, 5), -(1:10), c(0, 0, 0), 5, c(0, 0, 1, 2))))
   expect_equal(r$p_greater, c(2^-10, 2^-10, 1, 1, 0.5, 0.25))
@@ -77,6 +98,7 @@ test_that("the C routine gives signed_rank_test_sorted's values bit for bit, row
              lapply(1:150, function(i) round(rnorm(sample(1:80, 1), 0.1), sample(0:2, 1))),           # ties, zeros
              lapply(1:40, function(i) c(numeric(sample(1:5, 1)), rnorm(sample(1:60, 1)))),            # zeros only
              lapply(1:300, function(n) rnorm(n)),                                                     # every n
+             lapply(c(100, 300, 500), few_ties, 3),                                                    # a few ties
              list(rnorm(500, 0.05), round(rnorm(300, 0.05), 2), c(0, 0), 3, -2, c(1, -1, 1, -1)))
   d <- paired(cases)
   d <- rbind(d, data.table(test = length(cases) + 2L, value = 1))[sample(.N)]   # test length + 1: no rows
