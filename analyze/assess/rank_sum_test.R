@@ -114,10 +114,11 @@ exact_rank_sum_p <- function(a, in_x) {
   b <- b / g
   G <- matrix(0, B + 1, k + 1)
   G[1L, 1L] <- 1
-  for (i in seq_len(N)) {
+  for (i in seq_len(N)) {   # every size j at once, each from the size j - 1 before this item
     if (b[i] > B) break
     s <- (b[i] + 1):(B + 1)
-    for (j in min(i, k):1) G[s, j + 1L] <- G[s, j + 1L] + G[s - b[i], j]
+    j <- seq_len(min(i, k))
+    G[s, j + 1L] <- G[s, j + 1L] + G[s - b[i], j]
   }
   total <- prod((N - k + seq_len(k)) / seq_len(k))
   small <- sum(G[, k + 1L]) / total
