@@ -275,7 +275,9 @@ SEXP nbh_signed_rank_test(SEXP test_, SEXP value_, SEXP n_tests_, SEXP level_) {
     const double *value = REAL(value_);
     int n_tests = INTEGER(n_tests_)[0];
     double level = REAL(level_)[0];
-    if (n_tests < 0 || !(level > 0 && level < 1)) error("nbh_signed_rank_test: n_tests >= 0 and 0 < level < 1 expected");
+    if (n_tests < 0 || !(level > 0 && level < 1)) {
+        error("nbh_signed_rank_test: n_tests >= 0 and 0 < level < 1 expected");
+    }
     R_xlen_t *start = (R_xlen_t *)R_alloc((size_t)n_tests + 2, sizeof(R_xlen_t));
     memset(start, 0, ((size_t)n_tests + 2) * sizeof(R_xlen_t));
     for (R_xlen_t i = 0; i < rows; i++) {

@@ -58,7 +58,8 @@ cat("unpaired: rank_sum_test, both directions\n")
 for (runs in c(10L, 30L, 50L)) {
   for (kind in c("untied", "one tie", "rounded 0.01")) {
     for (ties in c("study", "exact")) {
-      m <- measure(function(tests) list(test = rep(seq_len(tests), each = 2L * runs), value = draw(kind, tests, 2L * runs),
+      m <- measure(function(tests) list(test = rep(seq_len(tests), each = 2L * runs),
+                                        value = draw(kind, tests, 2L * runs),
                                         is_x = rep(rep(c(TRUE, FALSE), each = runs), tests)),
                    function(d, tests) rank_sum_test(d, tests, ties = ties))
       report(sprintf("%d runs a side, %s, ties = \"%s\"", runs, kind, ties), m)
@@ -68,8 +69,10 @@ for (runs in c(10L, 30L, 50L)) {
 cat("without the C library (the R references), 200 tests each\n")
 for (case in list(list("50 pairs, untied", 50L, "untied"), list("50 pairs, rounded 0.01", 50L, "rounded 0.01"))) {
   d <- list(test = rep(1:200, each = case[[2]]), value = draw(case[[3]], 200L, case[[2]]))
-  report(paste0(case[[1]], " (signed_rank_test_sorted)"), list(per_test = cpu(signed_rank_test_sorted(d, 200L)) / 200, tests = 200L))
+  report(paste0(case[[1]], " (signed_rank_test_sorted)"),
+         list(per_test = cpu(signed_rank_test_sorted(d, 200L)) / 200, tests = 200L))
 }
-d <- list(test = rep(1:200, each = 100L), value = draw("rounded 0.01", 200L, 100L), is_x = rep(rep(c(TRUE, FALSE), each = 50L), 200L))
+d <- list(test = rep(1:200, each = 100L), value = draw("rounded 0.01", 200L, 100L),
+          is_x = rep(rep(c(TRUE, FALSE), each = 50L), 200L))
 report("50 runs a side, rounded 0.01 (rank_sum_test_sorted)",
        list(per_test = cpu(rank_sum_test_sorted(d, 200L, ties = "exact")) / 200, tests = 200L))
