@@ -87,7 +87,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
     rs <- rank_sum_test(list(test = c(rep(seq_along(unpaired), u$runs_a), rep(seq_along(unpaired), u$runs_b)),
                              value = c(values_of(u$a_cell), values_of(u$b_cell)),
                              is_x = rep(c(TRUE, FALSE), c(sum(u$runs_a), sum(u$runs_b)))),
-                        length(unpaired), both = alike, exact_ties = method != "study")
+                        length(unpaired), both = alike, ties = if (method == "study") "study" else "exact")
     tests[unpaired, `:=`(p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
   }
   verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)

@@ -25,6 +25,8 @@
 # docs/analyze.md). Tests whose sides share no unit (sides from different
 # runs) fall back to the unpaired rank-sum test of their run medians.
 
+MAX_PAIRED_UNITS <- 1000L
+
 # Paired tests of many pairs of cells at once. tests: data.table(test,
 # a_cell, b_cell); values: data.table(cell, run, median) keyed by (cell,
 # run), `run` being the unit (a round of a run; unit_values);
@@ -38,7 +40,20 @@ paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
               .(test = i.test, unit = x.run, b = x.median)]
   both <- a[b, on = c("test", "unit"), nomatch = NULL]
   setorderv(both, c("test", "unit"))
-  s <- signed_rank_test(list(test = both$test, value = log(both$a / both$b)), nrow(tests), level)
+  both[, d := log(a / b)]
+  # The exact test counts 2^n sign assignments in doubles: at most
+  # MAX_PAIRED_UNITS units a test. A test with more (over 100 runs of 10
+  # rounds) is tested on its runs: each run's median of its rounds' log
+  # ratios, one unit per run (p then reaches 2^-runs, far below any
+  # threshold at that many).
+  many <- both[, .N, by = test][N > MAX_PAIRED_UNITS, test]
+  if (length(many)) {
+    runs_of_many <- both[test %in% many, .(unit = unit[1], d = median(d)),
+                         by = .(test, run = run_of_unit[unit])][, .(test, unit, a = NA_real_, b = NA_real_, d)]
+    both <- rbind(both[!test %in% many], runs_of_many)
+    setorderv(both, c("test", "unit"))
+  }
+  s <- signed_rank_test(list(test = both$test, value = both$d), nrow(tests), level)
   runs <- both[, .(runs = uniqueN(run_of_unit[unit])), keyby = test]
   out <- data.table(test = tests$test, pairs = s$n, runs = 0L, ratio = exp(s$estimate),
                     ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater,

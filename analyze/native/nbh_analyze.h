@@ -53,7 +53,10 @@ SEXP nbh_cell_percentiles(SEXP values, SEXP at, SEXP n, SEXP below, SEXP kept, S
 double percentile_of_sorted(const double *x, R_xlen_t n, double percent);
 
 /* rank_sum_test.c */
-SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both);
+SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both, SEXP exact);
+
+/* signed_rank_test.c */
+SEXP nbh_signed_rank_test(SEXP test, SEXP value, SEXP n_tests, SEXP level);
 
 /* log_median_var.c */
 SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);

@@ -109,3 +109,23 @@ test_that("A/A twins: tested against their originals (AA), left out of every oth
   expect_equal(s$tests, nrow(twins))
   expect_equal(s$nominal, 0.002)
 })
+
+test_that("more units than the exact test counts: the test pairs the runs (each run's median of its rounds)", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  runs <- 120L
+  rounds <- 10L   # 1200 units > MAX_PAIRED_UNITS
+  set.seed(3)
+  speed <- exp(rnorm(runs * rounds, 0, 0.5))
+  a <- 1e-5 * speed * 1.05 * exp(rnorm(runs * rounds, 0, 0.01))
+  b <- 1e-5 * speed
+  values <- data.table(cell = rep(1:2, each = runs * rounds), run = rep(seq_len(runs * rounds), 2), median = c(a, b))
+  setkeyv(values, c("cell", "run"))
+  run_of_unit <- rep(seq_len(runs), each = rounds)
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit)
+  expect_equal(t$pairs, runs)
+  expect_equal(t$runs_a, runs)
+  per_run <- tapply(log(a / b), run_of_unit, median)
+  expect_equal(t$p_value, signed_rank_test(list(test = rep(1L, runs), value = unname(per_run)))$p_greater)
+  expect_equal(t$ratio, 1.05, tolerance = 0.01)
+})
