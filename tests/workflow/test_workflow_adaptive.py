@@ -3,10 +3,10 @@ tool (pmpi_slowdown.c) slows MPI_Neighbor_alltoall with MPI_INT at 1 KiB in
 every run and at 4 KiB in every fourth run; campaigns/adaptive compares int
 with byte at four sizes in rounds (nrun 7, rounds of 3, up to 13). The
 slowed cell is violated at the first look and measured no more; the
-untouched ones hold; the sometimes-slow one stays open until the budget
-ends. Locally (interrupted in round 2 and resumed) with Open MPI, through
+untouched ones hold; the sometimes-slow one is open until the last look. Locally (interrupted in round 2 and resumed) with Open MPI, through
 the tests' Slurm with MPICH; archive and analyze take the rounds."""
 import json
+import re
 import signal
 
 import pytest
@@ -48,7 +48,10 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
 
     resumed = bench.ok("submit", "adaptive", "--resume", timeout=300)
     assert "look after round 3" in resumed.stdout
-    assert "adaptive: budget spent: 1 tests open after round 3" in resumed.stdout, resumed.stdout
+    # The sometimes-slow cell: open after rounds 1 and 2; after round 3 (52 paired rounds, 12 of them
+    # slowed) open or violated, as the load lets the untouched rounds scatter.
+    ended = re.search(r"adaptive: (budget spent: 1 tests open|done: no test open) after round 3", resumed.stdout)
+    assert ended, resumed.stdout
     record = json.loads((workspace.path / "adaptive.json").read_text())
     assert [look["round"] for look in record["looks"]] == [1, 2, 3]
     assert (record["looks_planned"], record["rule"], record["hold_rule"]) == (3, "obrien-fleming", "pocock")
@@ -80,12 +83,19 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     assert float(tests[EVERY_RUN]["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
         "measured no more after round 1: its one look"
     assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", "13"), "unequal run counts"
-    assert tests[SOME_RUNS]["decision"] == "open" and tests[SOME_RUNS]["decided_round"] == ""
+    sometimes = tests[SOME_RUNS]
+    if ended.group(1).startswith("budget"):
+        assert (sometimes["decision"], sometimes["decided_round"]) == ("open", ""), sometimes
+        counts = ("1", "2", "1")
+    else:
+        assert (sometimes["decision"], sometimes["decided_round"]) == ("violated", "3"), sometimes
+        counts = ("2", "2", "0")
+    assert sometimes["look_decisions"].split()[:2] == ["open", "open"]
     assert {tests[m]["decision"] for m in UNTOUCHED} == {"holds"}
     [summary] = read_csv(out / "summary.csv")
-    assert (summary["n_vio_tests"], summary["n_holds_tests"], summary["n_open_tests"]) == ("1", "2", "1")
+    assert (summary["n_vio_tests"], summary["n_holds_tests"], summary["n_open_tests"]) == counts
     report = (out / "report.md").read_text()
-    assert "**Decided: 1 violated, 2 hold, 1 open**" in report and "## Adaptive rounds" in report
+    assert f"**Decided: {counts[0]} violated, 2 hold, {counts[2]} open**" in report and "## Adaptive rounds" in report
     assert "O'Brien-Fleming-type" in report and "falsely violated with probability at most 0.001" in report
     assert "runs spent: 13 of the 13 of the fixed design" in report
 
@@ -106,7 +116,7 @@ def test_slurm_rounds_are_jobs_of_their_own_and_wait_follows_them(slurm_bench, t
     bench.ok("analyze", archive, "--out", out, "--no-plots")
     tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
     assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["runs_a"] == "7"
-    assert tests[SOME_RUNS]["decision"] == "open" and tests[SOME_RUNS]["runs_a"] == "10"
+    assert tests[SOME_RUNS]["decision"] != "holds" and tests[SOME_RUNS]["runs_a"] == "10"
 
 
 def test_adaptive_works_on_any_campaign_with_nrun_max(bench):
