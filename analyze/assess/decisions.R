@@ -343,12 +343,14 @@ rounds_spent <- function(result) {
 # the runs every context has), and each cell of an open test gets its next
 # STEP runs, up to NRUN_MAX, as rounds of an adaptive campaign would give
 # it (a paired test compares the rounds of the runs both its cells were
-# given). RESULT: analyze_archives of the complete archive (its tests are
-# the fixed design's). Returns list(tests: the last look's tests with
+# given). STICKY: a test that an earlier look decided and that is open
+# again gets no more runs (an adaptive campaign gives it more: the make
+# bench figure of what that costs). RESULT: analyze_archives of the
+# complete archive (its tests are the fixed design's). Returns list(tests: the last look's tests with
 # decided_round, flipped and look_decisions; looks: per look the runs and
 # decisions; spent: runs and experiment runs of the rounds and of the
 # fixed design; looks_planned; nrun_max).
-replay_rounds <- function(result, nrun, step, nrun_max = NULL) {
+replay_rounds <- function(result, nrun, step, nrun_max = NULL, sticky = FALSE) {
   runs <- copy(result$frame$runs)
   runs[, rank := frank(run, ties.method = "first"), by = context]
   nrun_max <- nrun_max %||% min(runs[, .N, by = context]$N)
@@ -385,7 +387,12 @@ replay_rounds <- function(result, nrun, step, nrun_max = NULL) {
     out[[r]] <- t[, .(round = r, runs = sum(launched), experiment_runs = sum(allowed), tests = .N,
                       violated = sum(decision == "violated"), holds = sum(decision == "holds"),
                       open = sum(decision == "open"))]
-    grow <- unique(c(t[decision == "open", a_cell], t[decision == "open", b_cell]))
+    wanted <- t$decision == "open"
+    if (sticky) {  # a test an earlier look decided needs no more runs
+      decided_before <- rowSums(as.matrix(decisions[, -seq_along(keys), with = FALSE]) != "open") > 0L
+      wanted <- wanted & !decided_before[decisions[t, on = keys, which = TRUE]]
+    }
+    grow <- unique(c(t$a_cell[wanted], t$b_cell[wanted]))
     grow <- grow[allowed[grow] < nrun_max]
     if (!length(grow) || r == looks_planned) break
     allowed[grow] <- pmin(allowed[grow] + step, nrun_max)

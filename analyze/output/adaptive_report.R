@@ -31,6 +31,23 @@ decision_blocks <- function(result, tt) {
   c(blocks, adaptive_round_blocks(result, tt))
 }
 
+# The p threshold in the report's header: "0.001", or for an adaptive
+# campaign "each test's look threshold (p_look: ... spending of 0.001)".
+look_p_text <- function(result) {
+  if (!isTRUE(result$looks$adaptive)) return(format(result$p_thres))
+  sprintf("its look's nominal p (tests.csv p_look: %s spending of %s over each test's looks)",
+          spending_rule_text(result$looks$rule), format(result$p_thres))
+}
+
+# The interval's level in the report's header: "95%", or for an adaptive
+# campaign "look's (tests.csv ci_level_look: ...)".
+look_level_text <- function(result) {
+  level <- paste0(format(100 * (result$ci_level %||% 0.95)), "%")
+  if (!isTRUE(result$looks$adaptive)) return(level)
+  sprintf("look's (tests.csv ci_level_look: %s spending of the %s interval's error over each test's looks)",
+          spending_rule_text(result$looks$hold_rule), level)
+}
+
 # A spending rule in words: "O'Brien-Fleming-type".
 spending_rule_text <- function(rule) {
   switch(rule, "obrien-fleming" = "O'Brien-Fleming-type", "pocock" = "Pocock-type", rule)

@@ -59,6 +59,12 @@ for (dir in args[-(1:2)]) {
   cat("violations", sprintf("%d of the fixed design's %d found (%d missed); %d found that it does not find",
                             found, v_full, v_full - found, t[decision == "violated" & full != "violated", .N]), "\n")
   cat("flipped", sprintf("%d tests between violated and holds from one look to another", sum(r$tests$flipped)), "\n")
+  sticky <- replay_rounds(full, nrun, step, sticky = TRUE)
+  cat("sticky", sprintf(paste("were a decided test that a later look finds open again given no more runs: %d runs",
+                              "(%s), %d experiment runs (%s), %d tests open at the end"),
+                        sticky$spent$runs, pct(sticky$spent$runs, sticky$spent$fixed_runs), sticky$spent$experiment_runs,
+                        pct(sticky$spent$experiment_runs, sticky$spent$fixed_experiment_runs),
+                        sticky$tests[decision == "open", .N]), "\n")
   looks <- r$looks
   cat("looks", paste(sprintf("%d: %d runs, %d experiment runs, %d open", looks$round, looks$runs,
                              looks$experiment_runs, looks$open), collapse = "; "), "\n")
