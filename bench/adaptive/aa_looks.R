@@ -32,7 +32,7 @@ chunk <- 20000L
 # Ranks within each row of X (no ties), by one sort of all rows at once.
 row_ranks <- function(x) {
   n <- ncol(x)
-  key <- rep(seq_len(nrow(x)), n) * 2 + as.vector(x) / (max(x) * 1.0000001)
+  key <- rep(seq_len(nrow(x)), n) * 2 + (as.vector(x) - min(x)) / (max(x) - min(x))   # rows apart
   out <- integer(length(key))
   out[order(key)] <- rep(seq_len(n), nrow(x))
   matrix(out, nrow(x))
