@@ -127,6 +127,9 @@ test_that("tests of one look are decided each with its own thresholds", {
   expect_equal(c(own$p_look, own$ci_level_look), c(0.01, 0.05, 0.95, 0.9999))
   expect_true(own$ratio_ci_high[2] > 1.03 && uniform$ratio_ci_high[2] < 1.03)
   expect_equal(own$ratio_ci_high[1], uniform$ratio_ci_high[1])
+  # A test assessed apart, on its own, is the same as assessed with all the others at its thresholds.
+  whole <- assess_at(modifyList(state, list(ci_level = 0.9999)), medians, work)
+  expect_equal(own[2L, !c("p_look", "ci_level_look")], whole[2L, !c("p_look", "ci_level_look")])
   # With --adjust the family stays whole: both tests' p adjusted together (holm: 2 x 0.05).
   state$adjust <- "holm"
   adjusted <- assess_at(state, medians, work, cbind(look_tests(state), p_look = c(0.1, 0.05), ci_level_look = 0.95))
