@@ -76,10 +76,10 @@ nested <- function(draw) {
 }
 
 report <- function(name, design, nominal, rate, alpha) {
-  se <- sqrt(alpha * (1 - alpha) / tests)
-  cat(name, sprintf("%s: %d simulated tests, nominal p per look %s: false rate %.5f (%d tests; at most %g kept%s)",
-                    design, tests, paste(signif(nominal, 3), collapse = " "), rate, round(rate * tests), alpha,
-                    if (rate <= alpha + 2 * se) "" else ", ABOVE by more than 2 standard errors"), "\n")
+  ci <- binom.test(round(rate * tests), tests, conf.level = 0.95)$conf.int
+  cat(name, sprintf("%s: %d simulated tests, nominal p per look %s: false rate %.5f (%d tests; 95 %% interval %.5f-%.5f) against the level %g",
+                    design, tests, paste(signif(nominal, 3), collapse = " "), rate, round(rate * tests), ci[1], ci[2],
+                    alpha), "\n")
 }
 
 runs <- c(10L, 15L, 20L, 25L, 30L)
