@@ -22,7 +22,8 @@ analyzer computes each look's boundaries (analyze/assess/decisions.R,
 spending.R); this module plans the looks and writes the rounds. Round r
 brings every deployment and set that needs runs to nrun + (r - 1) x
 nrun_step runs (at most nrun_max), whatever the rounds before it gave it,
-so a campaign never looks more often than it planned:
+and no round follows the last planned look, so a campaign never looks more
+often than it planned:
 
     looks_planned(nrun, step, nrun_max)   how many looks at most
     spending(rule, alpha, t)              the error a rule spends by information t
