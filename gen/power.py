@@ -61,11 +61,11 @@ def paired_warning(nrun, blocks, p_thres=None, first=None):
     if 0.5 ** units <= threshold:
         return None
     need = units_needed(threshold)
+    tested = (f"the paired signed-rank test of {units} round{'' if units == 1 else 's'} gives at best "
+              f"p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g}")
     if first is None:
-        return (f"nrun={nrun} x blocks={blocks} cannot show a violation: the paired signed-rank test of {units} "
-                f"rounds gives at best p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g} "
-                f"(registry/analysis.csv, analyze --p-thres); use nrun x blocks >= {need}")
-    return (f"nrun={nrun} x blocks={blocks} cannot show a violation in the first round: the paired signed-rank "
-            f"test of {units} rounds gives at best p = 2^-{units} = {0.5 ** units:.3g}, above {threshold:.3g}, the "
-            f"first look's share of the p threshold {p_thres:g} (error spending, registry/analysis.csv look_rule); "
-            f"the first round can only find tests that hold; use nrun x blocks >= {need}")
+        return (f"nrun={nrun} x blocks={blocks} cannot show a violation: {tested} (registry/analysis.csv, "
+                f"analyze --p-thres); use nrun x blocks >= {need}")
+    return (f"nrun={nrun} x blocks={blocks} cannot show a violation in the first round: {tested}, the first look's "
+            f"share of the p threshold {p_thres:g} (error spending, registry/analysis.csv look_rule); the first round "
+            f"can only find tests that hold; use nrun x blocks >= {need}")

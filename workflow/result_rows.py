@@ -268,10 +268,12 @@ def check_results(path, expected, kept=None):
         if ident not in complete:
             # whole rounds of an unfinished experiment: a resumed attempt measures its other rounds
             cut = [(number, line) for number, line in taken[ident] if round_of[number] not in whole.get(ident, ())]
-            had = sum(rows_of[ident].values())
-            rounds = f" in {len(rows_of[ident])} of its {expected.blocks[ident]} rounds" if rounded else ""
-            reason = f"experiment {ident} has {had} of its {expected.nrep[ident]} rows{rounds} (cut off)"
-            rejected += [Rejected(path, number, line, reason, False) for number, line in cut]
+            for number, line in cut:
+                r = round_of[number]
+                reason = (f"experiment {ident}: round {r} has {rows_of[ident][r]} of its "
+                          f"{kept.get((ident, r), expected.share(ident, r))} rows (cut off)" if rounded else
+                          f"experiment {ident} has {rows_of[ident][r]} of its {expected.nrep[ident]} rows (cut off)")
+                rejected.append(Rejected(path, number, line, reason, False))
     rejected.sort(key=lambda r: r.line)
     ordered = [i for i in taken if i in complete]
     by_round = {}

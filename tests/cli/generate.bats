@@ -20,7 +20,7 @@ setup() { workflow_setup; }
 @test "generate writes the workspace and says what it made" {
     run "$NBH" generate demo --env local-openmpi --set nrun=3
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "demo: 24 experiments x 3 runs"* ]]
+    [[ "${lines[0]}" == "demo: 30 experiments x 3 runs"* ]]
     [ -f "$NBH_WORK/demo/experiments.csv" ]
     [ -f "$NBH_WORK/demo/inputs/1x4-default-r003.csv" ]
     [ -x "$NBH_WORK/demo/jobs/1x4-default-r003.a1.sh" ]

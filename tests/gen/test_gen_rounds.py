@@ -39,7 +39,7 @@ def test_looks_and_the_first_looks_thresholds():
     assert rounds.looks_planned(10, 5, 30) == 5      # after 10, 15, 20, 25, 30 runs
     assert rounds.looks_planned(8, 4, 30) == 7       # 8, 12, ..., 28, then 30
     assert rounds.looks_planned(10, 5, 10) == 1      # a budget of one round: one look
-    # Lan-DeMets spending at a third of the information (rpact 3.3.4: 1.20258e-08; Pocock-type 0.0125 x
+    # Lan-DeMets spending at a third of the information (rpact 3.3.4: 1.20258e-08; Pocock-type 0.025 x
     # log(1 + (e - 1) / 3) of the intervals' 2.5 %); all of it at full information.
     assert rounds.spending("obrien-fleming", 0.001, 1 / 3) == pytest.approx(1.20258e-08, rel=1e-5)
     assert rounds.spending("pocock", 0.025, 1 / 3) == pytest.approx(0.025 * 0.4528324, rel=1e-6)

@@ -12,9 +12,10 @@ def experiment(id_, op, **values):
     return e
 
 
-def preparation(run):
-    """PREFIX.preparation.csv by id, empty cells as NaN."""
-    return pd.read_csv(run.file("preparation.csv")).set_index("id")
+def preparation(run, round_number=1):
+    """PREFIX.preparation.csv by id (a row per round: the ROUND_NUMBER's), empty cells as NaN."""
+    table = pd.read_csv(run.file("preparation.csv"))
+    return table[table["round"] == round_number].set_index("id")
 
 
 def progress_experiments():
@@ -45,6 +46,7 @@ def test_persistent_init_is_timed_apart_and_work_is_measured_per_repetition(prog
     results = progress_run.results
     assert list(results.columns) == ["id", "rep", "round", "seconds", "work_seconds"]
     assert results.groupby("id").size().to_dict() == {i: 20 for i in range(1, 9)}
+    assert results.groupby("id")["round"].nunique().to_dict() == {i: 5 for i in range(1, 9)}, "5 rounds of 4"
     work = results.groupby("id")["work_seconds"]
     assert (work.max()[[1, 2, 3]] == 0).all(), "without work nothing is timed"
     assert (work.min()[[4, 5, 6, 7, 8]] > 0).all()
@@ -54,6 +56,11 @@ def test_persistent_init_is_timed_apart_and_work_is_measured_per_repetition(prog
     assert sorted(prepared.index) == [2, 3, 4, 5, 6, 7], "persistent operations and work_factor only"
     init = prepared["init_seconds"]
     assert (init[[2, 3, 7]] > 0).all() and init[[4, 5, 6]].isna().all()
+    later = preparation(progress_run, 5)
+    assert sorted(later.index) == [2, 3, 4, 5, 6, 7] and (later.loc[[2, 3, 7], "init_seconds"] > 0).all(), \
+        "every round calls _init anew"
+    assert later["work_us"].sort_index().equals(prepared["work_us"].sort_index()), \
+        "the work a factor gives is kept across the rounds"
     assert not progress_run.file("findings.csv").read_text().strip().split("\n")[1:], "every block arrived right"
 
 

@@ -3,7 +3,11 @@ experiments in rounds, round 1 in the input's order and every later one in
 a new order drawn from the run's seed; each experiment gets its share of
 nrep in each of its rounds, after its warm-up repetitions, which go to
 PREFIX.warmup.csv. A/A twins draw their original's seeds."""
+import subprocess
+
 import pandas as pd
+
+from kernel_runner import BUILD, input_text, launch_command
 
 
 def experiment(id_, op="neighbor_alltoall", **values):
@@ -78,3 +82,22 @@ def test_preparation_rows_per_round_say_how_many_repetitions_were_kept(kernel, l
     assert list(prep.columns[:3]) == ["id", "round", "op"] and prep.columns[-1] == "reps"
     assert prep[["id", "round", "reps"]].values.tolist() == [[1, 1, 3], [1, 2, 3]]
     assert (pd.to_numeric(prep["init_seconds"]) > 0).all(), "each round builds its persistent request anew"
+
+
+def test_every_round_is_synced_to_disk(library, tmp_path):
+    """After each round the kernel fsyncs its tables: a node that dies keeps
+    every round before (strace counts the fsync calls on the results file)."""
+    source = tmp_path / "in.csv"
+    source.write_text(input_text([experiment(i, nrep=6, blocks=3, seed=2) for i in (1, 2)]))
+    prefix = tmp_path / "out"
+    command, env = launch_command(library, 2, [str(BUILD / library / "nbh-kernel"), "-i", str(source),
+                                                "-o", str(prefix)])
+    trace = tmp_path / "trace"
+    done = subprocess.run(["strace", "-f", "-e", "trace=openat,fsync,fdatasync", "-o", str(trace), *command],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    lines = trace.read_text().splitlines()
+    opened = [line for line in lines if "out.results.csv" in line and "openat(" in line and "= " in line]
+    [(pid, fd)] = {(line.split()[0], line.rsplit("= ", 1)[1].split()[0]) for line in opened}
+    synced = [line for line in lines if line.startswith(pid + " ") and f"fsync({fd})" in line]
+    assert len(synced) == 3, "one fsync of the results after each of the 3 rounds"

@@ -90,9 +90,10 @@ def test_a_cut_experiment_is_left_out_but_is_no_damage(bench):
     assert archived.returncode == 0 and "damaged" not in archived.stderr
     archive = archived.stdout.strip().splitlines()[-1]
     runs = {r["run_id"]: r for r in read_csv(f"{archive}/runs.csv")}
-    assert (runs[RUN]["state"], runs[RUN]["experiments_done"], runs[RUN]["rejected_rows"]) == ("failed", "7", "1")
+    # msize 64: 8 experiments and 2 A/A twins (the demo's aa = 0.25)
+    assert (runs[RUN]["state"], runs[RUN]["experiments_done"], runs[RUN]["rejected_rows"]) == ("failed", "9", "1")
     rejected = read_csv(f"{archive}/results/{RUN}.rejected.csv")
-    assert len(rejected) == 1 and rejected[0]["reason"].endswith("has 1 of its 2 rows (cut off)")
+    assert len(rejected) == 1 and rejected[0]["reason"].endswith(": round 1 has 1 of its 2 rows (cut off)")
 
 
 def test_an_interrupted_submit_names_the_run_and_the_way_on(bench):

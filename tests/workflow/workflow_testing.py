@@ -62,6 +62,17 @@ def complete_experiments(results, nrep):
     return set(counts)
 
 
+def whole_rounds(results, nrep, blocks):
+    """{(id, round): rows} of a results file with rounds; fails on a round
+    with another number of rows than its share of nrep (kernel/rounds.c)."""
+    rounds = {}
+    for row in read_csv(results):
+        rounds.setdefault((row["id"], int(row["round"])), []).append(row)
+    for (_, r), rows in rounds.items():
+        assert len(rows) == nrep // blocks + (r - 1 < nrep % blocks), f"a partial round in {results}"
+    return rounds
+
+
 def wait_until(condition, seconds, what):
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
