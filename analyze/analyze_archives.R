@@ -31,11 +31,9 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
     input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
   }
-  # An adaptive campaign's looks share the thresholds (decisions.R): from
-  # here on p_thres and ci_level are those of one look.
+  # An adaptive campaign's looks spend p_thres and the interval's error
+  # (decisions.R): each test is decided with the thresholds of its last look.
   looks <- look_rule(archives, p_thres, ci_level, registry)
-  p_thres <- looks$p_look
-  ci_level <- looks$ci_level_look
   hold_ratio <- campaign_hold_ratio(archives, hold_ratio, v_thres)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
@@ -73,13 +71,15 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   # The cells' tail latencies are computed here while the forks begin on
   # the guidelines.
   percentiles <- NULL
-  tests <- decide_tests(assess_tests(state, medians, work, meanwhile = function() {
+  history <- look_history(state, frame$runs, medians, counted = looks$adaptive)
+  tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
     percentiles <<- cell_percentiles(medians)
-  }), state)
+  })
   rounds <- NULL
   if (replay) {
-    rounds <- decision_rounds(tests, state, frame$runs, medians, work)
-    tests[, decided_round := rounds$decided]
+    rounds <- decision_rounds(tests, state, frame$runs, medians, work, looks, history)
+    tests[, `:=`(decided_round = rounds$decided, flipped = rounds$flipped,
+                 look_decisions = look_decision_text(rounds$decisions))]
   }
   medians[, c("at", "below") := NULL]
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,

@@ -186,8 +186,8 @@ def command(argv, failed_runs=never_replaceable):
     workspace, summary = generate(args.campaign, args.env, args.set_items, failed_runs)
     print("\n".join(summary))
     settings = workspace.info()["settings"]
-    looks = rounds.plan(settings)["looks_planned"] if settings.get("adaptive") else 1
-    weak = power.paired_warning(int(settings["nrun"]), int(settings["blocks"]), looks=looks)
+    first = rounds.plan(settings)["p_first"] if settings.get("adaptive") else None
+    weak = power.paired_warning(int(settings["nrun"]), int(settings["blocks"]), first=first)
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0

@@ -18,7 +18,7 @@ method_text <- function(result, tt) {
   used <- tt[, .N, by = method][order(-N)]
   if (!nrow(used)) used <- data.table(method = "study", N = 0L)
   described <- sprintf("%s%s", ifelse(nrow(used) > 1L, sprintf("%d tests ", used$N), ""), METHOD_TEXT[used$method])
-  sprintf("violated iff ratio v >= %s and p <= %s (%s)", format(result$v_thres), format(result$p_thres),
+  sprintf("violated iff ratio v >= %s and p <= %s (%s)", format(result$v_thres), look_p_text(result),
           paste(described, collapse = "; "))
 }
 

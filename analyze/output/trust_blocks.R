@@ -93,10 +93,10 @@ reorder_blocks <- function(result) {
 
 # The report's header line on the p adjustment and the intervals.
 trust_settings_text <- function(result) {
-  sprintf(paste("p-values adjusted for the number of tests: %s; every ratio with its %s%% confidence interval",
+  sprintf(paste("p-values adjusted for the number of tests: %s; every ratio with its %s confidence interval",
                 "(paired tests: from the signed-rank test's Walsh averages; unpaired: bootstrap over runs, the",
                 "resampled medians enumerated exactly: no random draws, no seed)"),
-          result$adjust %||% "none", format(100 * (result$ci_level %||% 0.95)))
+          result$adjust %||% "none", look_level_text(result))
 }
 
 # A report table x (one row per test of rows) with the ratio's interval

@@ -11,6 +11,7 @@
 #   Rscript tests/analyze/synthetic_archive.R --campaign nbhcoll --out DIR
 #           [--deployments 10x16,20x16,35x16] [--nrun 30] [--nrep 50] [--library openmpi]
 #           [--seed 1] [--plant-fraction 0.01] [--param-sets default,tuned]
+#           [--blocks B --phase-sd S]   (interleaved rounds; speed phases between them)
 #
 # Time model: every pair of cells that a shipped guideline compares has the
 # same true time, so only planted cells differ. Noise: a per-run factor
@@ -224,7 +225,8 @@ synthetic_rounds <- function(experiments, order, blocks) {
 
 synthetic_main <- function(args) {
   opt <- list(campaign = "nbhcoll", out = NULL, deployments = "10x16,20x16,35x16", nrun = "30",
-              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01", `param-sets` = "default")
+              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01", `param-sets` = "default",
+              blocks = "", `phase-sd` = "0")
   while (length(args)) {
     key <- sub("^--", "", args[1])
     if (!key %in% names(opt) || length(args) < 2) stop("usage: synthetic_archive.R --out DIR [--campaign nbhcoll|small] ...")
@@ -242,7 +244,8 @@ synthetic_main <- function(args) {
                           nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
                           param_sets = strsplit(opt$`param-sets`, ",")[[1]],
                           seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
-                          campaign = paste0("synthetic-", opt$campaign), work_column = TRUE)
+                          campaign = paste0("synthetic-", opt$campaign), work_column = TRUE,
+                          blocks = if (nzchar(opt$blocks)) as.integer(opt$blocks), phase_sd = as.numeric(opt$`phase-sd`))
   fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))
   cat(opt$out, "\n", sep = "")
 }

@@ -27,4 +27,9 @@ def test_paired_units_are_runs_times_rounds_and_need_2_to_the_minus_n():
     assert text.startswith("nrun=3 x blocks=3 cannot show a violation: the paired signed-rank test of 9 rounds "
                            "gives at best p = 2^-9 = 0.00195, above 0.001")
     assert text.endswith("use nrun x blocks >= 10")
-    assert "first round" in power.paired_warning(2, 5, 0.001, looks=4)
+    # An adaptive campaign's first round: its first look's nominal p (error spending).
+    text = power.paired_warning(2, 5, 0.001, first=1e-6)
+    assert "cannot show a violation in the first round" in text and "above 1e-06, the first look's share" in text
+    assert text.endswith("use nrun x blocks >= 20")
+    assert power.paired_warning(4, 5, 0.001, first=1e-6) is None
+    assert "first look's share" in power.warning(10, 0.001, first=1e-6)
