@@ -80,9 +80,21 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                        p_reverse = pt$p_b[paired])]
     tests[!paired, method := "unpaired"]   # the sides share no round: their run medians are compared
   }
-  # Rank-sum tests of the unpaired tests at once.
+  # Rank-sum tests of the unpaired tests at once. `unpaired` compares the
+  # runs both sides have (an adaptive campaign's later rounds may give one
+  # side more runs, measured in another phase of the machine), the study's
+  # test every run of each side, as the study did.
   unpaired <- which(tests$method != "paired")
-  if (length(unpaired)) {
+  if (length(unpaired) && method == "unpaired") {
+    s <- shared_runs(tests[unpaired], medians)
+    sides <- s[, .(runs = .N, median_a = median(a), median_b = median(b)), keyby = k]
+    rs <- rank_sum_test(list(test = c(s$k, s$k), value = c(s$a, s$b), is_x = rep(c(TRUE, FALSE), each = nrow(s))),
+                        length(unpaired), both = alike, ties = "exact")
+    tests[unpaired, `:=`(runs_a = 0L, runs_b = 0L, p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
+    at <- unpaired[sides$k]
+    tests[at, `:=`(runs_a = sides$runs, runs_b = sides$runs, median_a = sides$median_a, median_b = sides$median_b,
+                   ratio = sides$median_a / sides$median_b)]
+  } else if (length(unpaired)) {
     u <- tests[unpaired]
     rs <- rank_sum_test(list(test = c(rep(seq_along(unpaired), u$runs_a), rep(seq_along(unpaired), u$runs_b)),
                              value = c(values_of(u$a_cell), values_of(u$b_cell)),
@@ -104,6 +116,18 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
                        "ratio", "p_value", "slower", "violated", "method", "pairs", "ratio_ci_low", "ratio_ci_high"))
   tests[]
+}
+
+# The run medians both cells of each test have: data.table(k (the test's
+# row in TESTS), run, a, b).
+shared_runs <- function(tests, medians) {
+  a <- medians[tests[, .(k = seq_len(.N), cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+               .(k = i.k, run = x.run, a = x.median)]
+  b <- medians[tests[, .(k = seq_len(.N), cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+               .(k = i.k, run = x.run, b = x.median)]
+  out <- a[b, on = c("k", "run"), nomatch = NULL]
+  setorderv(out, c("k", "run"))
+  out[]
 }
 
 # Violated iff ratio >= v_thres and p <= p_thres, both with the tolerance.

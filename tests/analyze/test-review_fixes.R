@@ -58,3 +58,20 @@ test_that("AR2 compares each run's processes outside the neighborhood: with reor
   # over both runs would take 522 in each run instead
   expect_equal(t$median_a, median(c(30, 31)) * 1e-6)
 })
+
+test_that("the unpaired test compares the runs both sides have; the study's every run of each", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  # runs 1-5 both sides, equal; runs 6-10 side a only, on a host 1.3x slower (an adaptive round)
+  a <- c(1, 1.01, 0.99, 1.02, 0.98, 1.3, 1.31, 1.29, 1.32, 1.28) * 1e-5
+  b <- c(1, 1.01, 0.99, 1.02, 0.98) * 1e-5
+  medians <- rbind(data.table(cell = 1L, run = 1:10, median = a), data.table(cell = 2L, run = 1:5, median = b))
+  setkeyv(medians, c("cell", "run"))
+  g <- guideline(c(op = "a"), c(op = "b"))
+  shared <- assess_guideline(g, cells, medians, c("op", "msize"), method = "unpaired")
+  expect_equal(c(shared$runs_a, shared$runs_b), c(5L, 5L))
+  expect_equal(shared$ratio, 1)
+  expect_gt(shared$p_value, 0.4)
+  study <- assess_guideline(g, cells, medians, c("op", "msize"), method = "study")
+  expect_equal(c(study$runs_a, study$runs_b), c(10L, 5L))
+  expect_gt(study$ratio, 1.1)
+})
