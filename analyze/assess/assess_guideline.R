@@ -81,25 +81,28 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
     tests[!paired, method := "unpaired"]   # the sides share no round: their run medians are compared
   }
   # Rank-sum tests of the unpaired tests at once. `unpaired` compares the
-  # runs both sides have (an adaptive campaign's later rounds may give one
-  # side more runs, measured in another phase of the machine), the study's
-  # test every run of each side, as the study did.
+  # runs both sides have where they have some (an adaptive campaign's later
+  # rounds may give one side more runs, measured in another phase of the
+  # machine); sides measured in different runs (two libraries, two
+  # parameter sets) and the study's test compare every run of each side.
   unpaired <- which(tests$method != "paired")
-  if (length(unpaired) && method == "unpaired") {
-    s <- shared_runs(tests[unpaired], medians)
-    sides <- s[, .(runs = .N, median_a = median(a), median_b = median(b)), keyby = k]
-    rs <- rank_sum_test(list(test = c(s$k, s$k), value = c(s$a, s$b), is_x = rep(c(TRUE, FALSE), each = nrow(s))),
-                        length(unpaired), both = alike, ties = "exact")
-    tests[unpaired, `:=`(runs_a = 0L, runs_b = 0L, p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
+  shared <- if (length(unpaired) && method == "unpaired") shared_runs(tests[unpaired], medians) else NULL
+  if (!is.null(shared) && nrow(shared)) {
+    sides <- shared[, .(runs = .N, median_a = median(a), median_b = median(b)), keyby = k]
     at <- unpaired[sides$k]
     tests[at, `:=`(runs_a = sides$runs, runs_b = sides$runs, median_a = sides$median_a, median_b = sides$median_b,
                    ratio = sides$median_a / sides$median_b)]
-  } else if (length(unpaired)) {
+  }
+  if (length(unpaired)) {
     u <- tests[unpaired]
-    rs <- rank_sum_test(list(test = c(rep(seq_along(unpaired), u$runs_a), rep(seq_along(unpaired), u$runs_b)),
-                             value = c(values_of(u$a_cell), values_of(u$b_cell)),
-                             is_x = rep(c(TRUE, FALSE), c(sum(u$runs_a), sum(u$runs_b)))),
-                        length(unpaired), both = alike, ties = if (method == "study") "study" else "exact")
+    own <- if (is.null(shared)) rep(TRUE, nrow(u)) else !seq_len(nrow(u)) %in% shared$k
+    a_runs <- u$runs_a[own]
+    b_runs <- u$runs_b[own]
+    x <- rbind(data.table(k = rep(which(own), a_runs), value = values_of(u$a_cell[own]), is_x = rep(TRUE, sum(a_runs))),
+               data.table(k = rep(which(own), b_runs), value = values_of(u$b_cell[own]), is_x = rep(FALSE, sum(b_runs))),
+               if (!is.null(shared)) shared[, .(k = c(k, k), value = c(a, b), is_x = rep(c(TRUE, FALSE), each = .N))])
+    rs <- rank_sum_test(list(test = x$k, value = x$value, is_x = x$is_x), length(unpaired), both = alike,
+                        ties = if (method == "study") "study" else "exact")
     tests[unpaired, `:=`(p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
   }
   verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)
