@@ -1,0 +1,65 @@
+"""The change points of every selected cell's series (changes.py), as the
+rows `history changes`, the report's History section and the page show:
+the cell, where the new level begins (entry, archive, date, release), its
+size and its statistics."""
+from history import series
+from history.changes import ALPHA, MIN_RATIO, PERMUTATIONS, change_points
+
+COLUMNS = ("library", "param_set", "deployment", "op", "cell", "begins_entry", "begins_archive", "begins_date",
+           "begins_release", "previous_release", "before_us", "after_us", "ratio", "direction", "q", "p",
+           "entries_before", "entries_after")
+
+
+def cell_text(params):
+    """The cell's parameters but its context and op: 'topology=cart,msize=1024'."""
+    return ",".join(f"{k}={v}" for k, v in params.items()
+                    if k not in ("library", "param_set", "deployment", "nprocs", "op"))
+
+
+def series_of(results, order):
+    """The entries of ORDER that measured the cell, and their run medians."""
+    chosen = [e for e in order if e.id in results]
+    return chosen, [results[e.id]["run_medians"] or [results[e.id]["median_us"]] for e in chosen]
+
+
+def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, permutations=PERMUTATIONS,
+                 cell_ids=None):
+    """One dict per change point (COLUMNS) of the cells matching WHERE
+    (or CELL_IDS), ordered by cell and position."""
+    entries = series.read_entries(db)
+    cells = series.read_cells(db, where)
+    if cell_ids is not None:
+        cells = {c: cells[c] for c in cell_ids if c in cells}
+    results = series.cell_results(db, list(cells)) if cells else {}
+    rows = []
+    orders = {}
+    for cell_id in sorted(cells, key=lambda c: cells[c][0]):
+        key, params = cells[cell_id]
+        library = params.get("library", "")
+        if library not in orders:
+            orders[library] = series.ordered(entries, by, library)
+        chosen, samples = series_of(results.get(cell_id, {}), orders[library])
+        for c in change_points(samples, key, alpha, min_ratio, permutations):
+            entry = chosen[c.index]
+            archive = entry.archive_of(library)
+            rows.append({"library": library, "param_set": params.get("param_set", ""),
+                         "deployment": params.get("deployment", ""), "op": params.get("op", ""),
+                         "cell": cell_text(params), "cell_id": cell_id, "key": key,
+                         "begins_entry": entry.id, "begins_archive": archive["name"],
+                         "begins_date": entry.created, "begins_release": archive["release"],
+                         "previous_release": chosen[c.index - 1].release(library),
+                         "before_us": c.before, "after_us": c.after, "ratio": c.ratio,
+                         "direction": "slower" if c.ratio > 1 else "faster", "q": c.q, "p": c.p,
+                         "entries_before": c.entries_before, "entries_after": c.entries_after})
+    return rows
+
+
+def change_line(row):
+    """One line: 'openmpi default 1x4 neighbor_alltoall topology=...,msize=1024: 1.42x slower from
+    ARCHIVE (openmpi 5.0.8, 2026-11-26), after 4 entries at 12.1 us, p = 0.012'."""
+    context = " ".join(x for x in (row["library"], row["param_set"], row["deployment"], row["op"]) if x)
+    size = row["ratio"] if row["ratio"] >= 1 else 1 / row["ratio"]
+    return (f"{context} {row['cell']}: {size:.2f}x {row['direction']} from {row['begins_archive']} "
+            f"({row['begins_release']}, {row['begins_date'][:10]}): {row['before_us']:.4g} -> {row['after_us']:.4g} us, "
+            f"{row['entries_before']} entries before, {row['entries_after']} from it, q = {row['q']:.3g}, "
+            f"p = {row['p']:.3g}")
