@@ -137,7 +137,7 @@ def cell_charts(db, order, by, alpha, min_ratio, max_cells):
         attributes = " ".join(f"data-{f}=\"{esc(params.get(f, ''))}\"" for f in FILTERS)
         context = " ".join(params.get(f, "") for f in FILTERS if params.get(f))
         caption = esc(f"{context} {cell_text(params)}")
-        notes = "".join(f"<br><span class=\"change-note\">{esc(change_line(c))}</span>" for c in changed.get(cell_id, []))
+        notes = "".join(f"<br><span class=\"change-note\">{esc(change_line(c).split(': ', 1)[1])}</span>" for c in changed.get(cell_id, []))
         figures.append(f"<figure class=\"cell\" {attributes} data-changed=\"{'yes' if cell_id in changed else 'no'}\" "
                        f"data-text=\"{esc(key)}\">{svg_chart(points, marks, len(order))}"
                        f"<figcaption>{caption}{notes}</figcaption></figure>")

@@ -16,6 +16,9 @@ trend_theme <- function() {
           legend.position = "bottom")
 }
 
+# A long title (a cell's parameters) wrapped after its commas.
+wrap_title <- function(title) paste(strwrap(gsub(",", ", ", title, fixed = TRUE), 105), collapse = "\n")
+
 entry_axis <- function(x) {
   labels <- unique(x[order(position), .(position, label)])
   scale_x_continuous(breaks = labels$position, labels = labels$label)
@@ -33,7 +36,7 @@ cell_plot <- function(dir, title, by) {
     geom_point(data = x[nzchar(change)], shape = 21, size = 5, colour = "#d62728", stroke = 1.2) +
     entry_axis(x) +
     scale_y_log10() +
-    labs(title = title, x = if (by == "release") "release" else "archive date",
+    labs(title = wrap_title(title), x = if (by == "release") "release" else "archive date",
          y = "µs (log scale)",
          subtitle = "median of run medians; bar: smallest to largest run median; x: P99; red ring: a change begins") +
     trend_theme()
@@ -52,7 +55,7 @@ guideline_plot <- function(dir, title, by) {
                         name = NULL) +
     entry_axis(x) +
     scale_y_log10() +
-    labs(title = title, x = if (by == "release") "release" else "archive date",
+    labs(title = wrap_title(title), x = if (by == "release") "release" else "archive date",
          y = "ratio a / b (log scale)", subtitle = "each test's ratio per entry") +
     trend_theme()
 }

@@ -49,8 +49,8 @@ history_blocks <- function(history) {
     blocks <- c(blocks, list(
       paragraph("Each violated test of this analysis: the first entry of its latest unbroken run of violations ",
                 "in the history, how many entries that run has, and the medians of both sides (µs) over the ",
-                "last entries that measured them, oldest first."),
-      bounded_table(v, "violated tests", "history_violations.csv", explore = "history-violations")))
+                "last entries that measured them, oldest first.")),
+      bounded_table(v, "violated tests", "history_violations.csv", explore = "history-violations"))
   } else {
     blocks <- c(blocks, list(paragraph("No test of this analysis is violated.")))
   }
@@ -60,8 +60,8 @@ history_blocks <- function(history) {
     blocks <- c(blocks, list(
       paragraph(sprintf("%d change point(s) in the series of the cells this analysis measured; %d begin with this analysis. ",
                         nrow(ch), here),
-                "A change that begins at the newest entry rests on it alone: the next entries confirm it or take it back."),
-      bounded_table(ch[, !c("line", "begins_here")], "change points", "history_changes.csv", explore = "history-changes")))
+                "A change that begins at the newest entry rests on it alone: the next entries confirm it or take it back.")),
+      bounded_table(ch[, !c("line", "begins_here")], "change points", "history_changes.csv", explore = "history-changes"))
   } else {
     blocks <- c(blocks, list(paragraph("No change point in the series of the cells this analysis measured.")))
   }
