@@ -17,7 +17,10 @@ history_fragment <- function(settings, dir) {
   python <- Sys.getenv("NBH_PYTHON", file.path(Sys.getenv("NBH_ROOT", "."), ".venv", "bin", "python"))
   err <- tempfile("history-")
   on.exit(unlink(err))
-  status <- system2(python, c("-m", "history", "fragment", "--db", shQuote(settings$history),
+  # R's LD_LIBRARY_PATH (its own and the system's libraries first) would
+  # give the project's Python the system's libpython: Python runs without it.
+  status <- system2("env", c("-u", "LD_LIBRARY_PATH", shQuote(python), "-m", "history", "fragment",
+                              "--db", shQuote(settings$history),
                               "--by", settings$history_by %||% "date", shQuote(dir)),
                     stdout = FALSE, stderr = err)
   if (status != 0L) {
