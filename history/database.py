@@ -17,8 +17,10 @@ from history import schema
 
 
 def default_location():
-    """NBH_HISTORY, else NBH_ROOT/archives/history.db (beside the archives)."""
-    return os.environ.get("NBH_HISTORY") or str(Path(os.environ.get("NBH_ROOT", ".")) / "archives" / "history.db")
+    """NBH_HISTORY, else history.db beside the archives (NBH_ARCHIVES, else
+    NBH_ROOT/archives, where `nbhbench archive` puts them)."""
+    archives = os.environ.get("NBH_ARCHIVES") or Path(os.environ.get("NBH_ROOT", ".")) / "archives"
+    return os.environ.get("NBH_HISTORY") or str(Path(archives) / "history.db")
 
 
 def is_url(location):
