@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 from gen.errors import NbhError
+from history.keys import library_family
 
 VERSION_NUMBER = re.compile(r"(\d+(?:\.\d+)+)")
 
@@ -137,7 +138,7 @@ def read_archive(path):
         "campaign": info.get("campaign", ""),
         "library": library,
         "library_version": library_version,
-        "release": f"{library} {number}".strip() if number else library,
+        "release": f"{library_family(library)} {number}".strip() if number else library,
         "version_number": number,
         "configure": configure_line(prov.get("library_version", "")),
         "param_sets": json.dumps(param_sets(directory), sort_keys=True),

@@ -165,7 +165,7 @@ def insert_cells(db, entry, analysis, run_no):
     for c in cells:
         p = keys.params_of(c, params)
         key_of[c["cell"]] = keys.cell_key(p)
-        rows.append((key_of[c["cell"]], c.get("library", ""), c.get("param_set", ""), c.get("deployment", ""),
+        rows.append((key_of[c["cell"]], p.get("library", ""), c.get("param_set", ""), c.get("deployment", ""),
                      c.get("op", ""), keys.as_json(p)))
     ids = ids_of(db, "cells", rows)
     rm = analysis.run_medians
@@ -200,7 +200,7 @@ def insert_tests(db, entry, analysis):
         p = keys.params_of(t, params)
         key = keys.test_key(t, p)
         key_of.append(key)
-        rows[key] = (key, t.get("tag", ""), t["guideline"], t.get("relation", ""), t.get("library", ""),
+        rows[key] = (key, t.get("tag", ""), t["guideline"], t.get("relation", ""), p.get("library", ""),
                      t.get("param_set", ""), t.get("deployment", ""), keys.as_json(p), t.get("a_params", ""),
                      t.get("b_params", ""))
     if len(rows) < len(tests):

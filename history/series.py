@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from gen.errors import NbhError
 from history.archive_files import version_number
+from history.keys import library_family
 
 ORDERS = ("date", "release")
 
@@ -20,7 +21,7 @@ class Entry:
     def archive_of(self, library=None):
         """The archive of LIBRARY (its first), else the entry's first."""
         for a in self.archives:
-            if library and a["library"] == library:
+            if library and library_family(a["library"]) == library:
                 return a
         return self.archives[0] if self.archives else {"name": "", "library": "", "release": "", "version": ""}
 
