@@ -17,12 +17,12 @@ def replicate(path, count):
             f = float(1 + rng.normal(0, 0.02))
             db.execute("INSERT INTO entries (id, added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
                        "assessment, created) SELECT ?, added, source, analysed_by, p_thres, v_thres, hold_ratio, "
-                       "adjust, assessment, datetime(created, ?) FROM entries WHERE id = 1", (k, f"+{k - 1} days"))
+                       "adjust, assessment, strftime('%Y-%m-%dT%H:%M:%SZ', created, ?) FROM entries WHERE id = 1", (k, f"+{k - 1} days"))
             db.execute("INSERT INTO archives (entry_id, manifest_sha256, name, directory, campaign, library, "
                        "library_version, release, configure, param_sets, environment, machine, scheduler, created, "
                        "nbhbench_commit, runs, runs_done) SELECT ?, manifest_sha256 || ?, name || ?, directory, "
                        "campaign, library, library_version, release, configure, param_sets, environment, machine, "
-                       "scheduler, datetime(created, ?), nbhbench_commit, runs, runs_done FROM archives "
+                       "scheduler, strftime('%Y-%m-%dT%H:%M:%SZ', created, ?), nbhbench_commit, runs, runs_done FROM archives "
                        "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", f"+{k - 1} days"))
             db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
                        "FROM runs WHERE entry_id = 1", (k, k))

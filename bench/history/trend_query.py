@@ -31,7 +31,7 @@ def main(location):
         where = json.loads(params)
         sql, rows = timed(lambda: db.query("SELECT entry_id, median_us, run_medians_us FROM cell_results "
                                            "WHERE cell_id = ?", (cell_id,)))
-        print(f"one cell's series, SQL alone: {1000 * sql:.1f} ms ({len(rows)} entries)")
+        print(f"one cell's series, SQL alone: {1000 * sql:.2f} ms ({len(rows)} entries)")
         whole, _ = timed(lambda: series.cell_results(db, list(series.read_cells(db, where))))
         print(f"one cell's series with its selection among all cells (what history trend --cell reads): "
               f"{1000 * whole:.0f} ms")
