@@ -60,6 +60,7 @@ def change_line(row):
     context = " ".join(x for x in (row["library"], row["param_set"], row["deployment"], row["op"]) if x)
     size = row["ratio"] if row["ratio"] >= 1 else 1 / row["ratio"]
     return (f"{context} {row['cell']}: {size:.2f}x {row['direction']} from {row['begins_archive']} "
-            f"({row['begins_release']}, {row['begins_date'][:10]}): {row['before_us']:.4g} -> {row['after_us']:.4g} us, "
+            f"({row['begins_release']}, {row['begins_date'][:10]}): "
+            f"{row['before_us']:.4g} -> {row['after_us']:.4g} us, "
             f"{row['entries_before']} entries before, {row['entries_after']} from it, q = {row['q']:.3g}, "
             f"p = {row['p']:.3g}")

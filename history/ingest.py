@@ -172,7 +172,8 @@ def insert_cells(db, entry, analysis, run_no):
     order = np.argsort(rm["cell"].astype(int).to_numpy(), kind="stable")
     cell_of_row = rm["cell"].to_numpy()[order]
     runs = [run_no[k] for k in zip(rm["archive"].to_numpy()[order], rm["run_id"].to_numpy()[order])]
-    values = {c: rm[c].to_numpy()[order] if c in rm else np.full(len(rm), "") for c in ("median_us", "p90_us", "p99_us")}
+    values = {c: rm[c].to_numpy()[order] if c in rm else np.full(len(rm), "")
+              for c in ("median_us", "p90_us", "p99_us")}
     bounds = np.flatnonzero(np.r_[True, cell_of_row[1:] != cell_of_row[:-1], True])
     per_cell = {}
     for start, end in zip(bounds[:-1], bounds[1:]):

@@ -9,7 +9,6 @@ import re
 
 # `install-mpi mpich==4.2.3` names its library mpich-4.2.3.
 VERSIONED = re.compile(r"^(.+)-\d+(\.\d+)*(\.post\d+)?$")
-CONTEXT = ("library", "param_set", "deployment")
 
 
 def library_family(name):

@@ -137,7 +137,8 @@ def cell_charts(db, order, by, alpha, min_ratio, max_cells):
         attributes = " ".join(f"data-{f}=\"{esc(params.get(f, ''))}\"" for f in FILTERS)
         context = " ".join(params.get(f, "") for f in FILTERS if params.get(f))
         caption = esc(f"{context} {cell_text(params)}")
-        notes = "".join(f"<br><span class=\"change-note\">{esc(change_line(c).split(': ', 1)[1])}</span>" for c in changed.get(cell_id, []))
+        notes = "".join(f"<br><span class=\"change-note\">{esc(change_line(c).split(': ', 1)[1])}</span>"
+                        for c in changed.get(cell_id, []))
         figures.append(f"<figure class=\"cell\" {attributes} data-changed=\"{'yes' if cell_id in changed else 'no'}\" "
                        f"data-text=\"{esc(key)}\">{svg_chart(points, marks, len(order))}"
                        f"<figcaption>{caption}{notes}</figcaption></figure>")
@@ -152,7 +153,8 @@ def filters_html(db):
     selects = []
     for f in FILTERS:
         values = "".join(f"<option value=\"{esc(v)}\">{esc(v)}</option>" for v in options(db, f))
-        selects.append(f"<label>{f} <select data-filter=\"{f}\"><option value=\"\">all</option>{values}</select></label>")
+        selects.append(f"<label>{f} <select data-filter=\"{f}\"><option value=\"\">all</option>{values}"
+                       "</select></label>")
     return ("<div class=\"filters\" id=\"filters\"><label>text <input type=\"search\" data-filter=\"text\" "
             "placeholder=\"filter\"></label>" + "".join(selects) +
             "<label><input type=\"checkbox\" data-filter=\"changed\"> only cells that changed</label>"
@@ -173,11 +175,12 @@ def changes_table(changes, order):
     rows = "".join(
         f"<tr data-library=\"{esc(c['library'])}\" data-param_set=\"{esc(c['param_set'])}\" "
         f"data-deployment=\"{esc(c['deployment'])}\" data-op=\"{esc(c['op'])}\" data-changed=\"yes\" "
-        f"data-text=\"{esc(c['key'])}\"><td>{esc(' '.join(x for x in (c['library'], c['param_set'], c['deployment'], c['op']) if x))}"
+        f"data-text=\"{esc(c['key'])}\"><td>{esc(' '.join(c[f] for f in FILTERS if c[f]))}"
         f"</td><td>{esc(c['cell'])}</td><td>{position[c['begins_entry']] + 1}</td><td>{esc(c['begins_release'])}</td>"
         f"<td>{c['ratio']:.3f}</td><td>{esc(c['direction'])}</td><td>{c['p']:.3g}</td></tr>" for c in changes)
-    return ("<div class=\"table\"><table class=\"changes\"><thead><tr><th>context</th><th>cell</th><th>from #</th>"
-            f"<th>release</th><th>ratio</th><th>direction</th><th>p</th></tr></thead><tbody>{rows}</tbody></table></div>")
+    return ("<div class=\"table\"><table class=\"changes\"><thead><tr><th>context</th><th>cell</th>"
+            "<th>from #</th><th>release</th><th>ratio</th><th>direction</th><th>p</th></tr></thead>"
+            f"<tbody>{rows}</tbody></table></div>")
 
 
 def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2000):

@@ -59,8 +59,8 @@ def cell_trend(db, args, out):
                      "run_max_us": fmt(max(runs) if runs else None), "p90_us": fmt(r["p90_us"]),
                      "p99_us": fmt(r["p99_us"]),
                      "change": "" if c is None else f"{c['ratio']:.3f}x {c['direction']} (p = {c['p']:.3g})"})
-    title = f"{' '.join(x for x in (library, params.get('param_set'), params.get('deployment'), params.get('op')) if x)}" \
-            f" {cell_text(params)}"
+    context = (library, params.get("param_set"), params.get("deployment"), params.get("op"))
+    title = f"{' '.join(x for x in context if x)} {cell_text(params)}"
     return rows, CELL_COLUMNS, title, [change_line(c) for c in changes.values()]
 
 
@@ -93,7 +93,9 @@ def guideline_trend(db, args, out):
                               "decision": r["decision"]})
     write_csv(out / "trend_tests.csv", lines, TEST_COLUMNS)
     first = next(iter(tests.values()))
-    title = f"{first['tag'] + ': ' if first['tag'] else ''}{first['guideline']}" + (f" ({args.where})" if args.where else "")
+    title = f"{first['tag'] + ': ' if first['tag'] else ''}{first['guideline']}"
+    if args.where:
+        title += f" ({args.where})"
     return rows, GUIDELINE_COLUMNS, title, []
 
 

@@ -8,6 +8,8 @@ import sys
 
 import numpy as np
 
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+
 
 def replicate(path, count):
     rng = np.random.default_rng(1)
@@ -17,13 +19,14 @@ def replicate(path, count):
             f = float(1 + rng.normal(0, 0.02))
             db.execute("INSERT INTO entries (id, added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
                        "assessment, created) SELECT ?, added, source, analysed_by, p_thres, v_thres, hold_ratio, "
-                       "adjust, assessment, strftime('%Y-%m-%dT%H:%M:%SZ', created, ?) FROM entries WHERE id = 1", (k, f"+{k - 1} days"))
+                       "adjust, assessment, strftime(?, created, ?) FROM entries WHERE id = 1",
+                       (k, ISO, f"+{k - 1} days"))
             db.execute("INSERT INTO archives (entry_id, manifest_sha256, name, directory, campaign, library, "
                        "library_version, release, configure, param_sets, environment, machine, scheduler, created, "
                        "nbhbench_commit, runs, runs_done) SELECT ?, manifest_sha256 || ?, name || ?, directory, "
                        "campaign, library, library_version, release, configure, param_sets, environment, machine, "
-                       "scheduler, strftime('%Y-%m-%dT%H:%M:%SZ', created, ?), nbhbench_commit, runs, runs_done FROM archives "
-                       "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", f"+{k - 1} days"))
+                       "scheduler, strftime(?, created, ?), nbhbench_commit, runs, runs_done FROM archives "
+                       "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", ISO, f"+{k - 1} days"))
             db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
                        "FROM runs WHERE entry_id = 1", (k, k))
             db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
