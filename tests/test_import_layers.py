@@ -1,8 +1,9 @@
 """No import circle among the project's Python packages (gen, workflow,
 history, registry): neither between modules nor between packages. The
 layering is registry <- gen <- workflow and gen <- history: the workflow
-and the history build on gen, gen never imports the workflow. Imports are read with ast, so those inside functions (made
-lazily to dodge a circle at load time) count too."""
+and the history build on gen, gen never imports the workflow. Imports
+are read with ast, so those inside functions (made lazily to dodge a
+circle at load time) count too."""
 import ast
 from pathlib import Path
 
