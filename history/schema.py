@@ -75,8 +75,6 @@ TABLES = [
         p99_us {REAL},
         run_nos TEXT NOT NULL,
         run_medians_us TEXT NOT NULL,
-        run_p90_us TEXT,
-        run_p99_us TEXT,
         PRIMARY KEY (cell_id, entry_id))""",
     # A test: one guideline on one pair of cells, the same in every entry.
     """CREATE TABLE tests (

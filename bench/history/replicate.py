@@ -30,7 +30,7 @@ def replicate(path, count):
             db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
                        "FROM runs WHERE entry_id = 1", (k, k))
             db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
-                       "p99_us * ?, run_nos, run_medians_us, run_p90_us, run_p99_us FROM cell_results "
+                       "p99_us * ?, run_nos, run_medians_us FROM cell_results "
                        "WHERE entry_id = 1", (k, f, f, f, f))
             db.execute("INSERT INTO test_results SELECT test_id, ?, runs_a, runs_b, median_a_us * ?, median_b_us * ?, "
                        "ratio, ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra "

@@ -14,9 +14,9 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
-def test_analyze_with_history_adds_it_and_reports_since_when(series_archives, tmp_path):
+def test_analyze_with_history_adds_it_and_reports_since_when(series_archives, series_analyses, tmp_path):
     db = tmp_path / "history.db"
-    nbhbench("history", "add", "--db", db, *series_archives[:7])
+    nbhbench("history", "add", "--db", db, *series_analyses[:7])
     out = tmp_path / "analysis"
     done = nbhbench("analyze", series_archives[7], "--history", db, "--out", out, "--no-plots", "--fail-on-change")
     assert "change:" not in done.stderr
@@ -47,11 +47,11 @@ def test_analyze_with_history_adds_it_and_reports_since_when(series_archives, tm
     assert "nothing was added" in (again / "report.md").read_text()
 
 
-def test_fail_on_change_exits_5_with_one_line_per_change_it_begins(series_archives, tmp_path):
+def test_fail_on_change_exits_5_with_one_line_per_change_it_begins(series_archives, series_analyses, tmp_path):
     # The archives after the slowdown are in the history first: the 5th,
     # analysed last, is where the change begins.
     db = tmp_path / "history.db"
-    nbhbench("history", "add", "--db", db, *(a for i, a in enumerate(series_archives) if i != 4))
+    nbhbench("history", "add", "--db", db, *(a for i, a in enumerate(series_analyses) if i != 4))
     done = nbhbench("analyze", series_archives[4], "--history", db, "--out", tmp_path / "a05", "--no-plots",
                     "--fail-on-change", check=False)
     assert done.returncode == 5, done.stderr

@@ -24,9 +24,10 @@ def server():
         s.stop()
 
 
-def test_a_postgresql_history_holds_what_an_sqlite_one_holds(server, series_archives, sqlite_history, tmp_path):
+def test_a_postgresql_history_holds_what_an_sqlite_one_holds(server, series_archives, series_analyses, sqlite_history,
+                                                             tmp_path):
     url = server.url("history")
-    done = nbhbench("history", "add", "--db", url, *series_archives)
+    done = nbhbench("history", "add", "--db", url, *series_analyses)
     assert done.stdout.count("added as entry") == 8
     assert "already in" in nbhbench("history", "add", "--db", url, series_archives[2]).stdout
     db = open_history(url)
@@ -49,9 +50,9 @@ def test_a_postgresql_history_holds_what_an_sqlite_one_holds(server, series_arch
     assert [(c["op"], c["begins_archive"]) for c in found] == [("neighbor_allgather", "a05")]
 
 
-def test_analyze_with_a_postgresql_history(server, series_archives, tmp_path):
+def test_analyze_with_a_postgresql_history(server, series_archives, series_analyses, tmp_path):
     url = server.url("analyses")
-    nbhbench("history", "add", "--db", url, *series_archives[:7])
+    nbhbench("history", "add", "--db", url, *series_analyses[:7])
     out = tmp_path / "analysis"
     nbhbench("analyze", series_archives[7], "--history", url, "--out", out, "--no-plots")
     assert json.loads((out / "history.json").read_text())["entry"] == 8
