@@ -10,10 +10,23 @@ COLUMNS = ("library", "param_set", "deployment", "op", "cell", "begins_entry", "
            "entries_before", "entries_after")
 
 
-def cell_text(params):
-    """The cell's parameters but its context and op: 'topology=cart,msize=1024'."""
-    return ",".join(f"{k}={v}" for k, v in params.items()
-                    if k not in ("library", "param_set", "deployment", "nprocs", "op"))
+CONTEXT = ("library", "param_set", "deployment", "nprocs", "op")
+
+
+def cell_text(params, same=()):
+    """The cell's parameters but its context, its op and those of SAME
+    (the parameters every cell of the history has alike): 'topology=cart,msize=1024'."""
+    return ",".join(f"{k}={v}" for k, v in params.items() if k not in CONTEXT and k not in same)
+
+
+def same_everywhere(cells):
+    """The parameters with one value in every cell of CELLS ({id: (key, params)})."""
+    values = {}
+    for _, params in cells.values():
+        for k, v in params.items():
+            values.setdefault(k, set()).add(v)
+    count = len(cells)
+    return {k for k, v in values.items() if len(v) == 1 and sum(k in p for _, p in cells.values()) == count}
 
 
 def series_of(results, order):
@@ -31,6 +44,7 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, pe
     if cell_ids is not None:
         cells = {c: cells[c] for c in cell_ids if c in cells}
     results = series.cell_results(db, list(cells)) if cells else {}
+    same = same_everywhere(series.read_cells(db))
     rows = []
     orders = {}
     for cell_id in sorted(cells, key=lambda c: cells[c][0]):
@@ -44,7 +58,7 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, pe
             archive = entry.archive_of(library)
             rows.append({"library": library, "param_set": params.get("param_set", ""),
                          "deployment": params.get("deployment", ""), "op": params.get("op", ""),
-                         "cell": cell_text(params), "cell_id": cell_id, "key": key,
+                         "cell": cell_text(params, same), "cell_id": cell_id, "key": key,
                          "begins_entry": entry.id, "begins_archive": archive["name"],
                          "begins_date": entry.created, "begins_release": archive["release"],
                          "previous_release": chosen[c.index - 1].release(library),

