@@ -36,15 +36,16 @@ def series_of(results, order):
 
 
 def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, permutations=PERMUTATIONS,
-                 cell_ids=None):
+                 cell_ids=None, same=None):
     """One dict per change point (COLUMNS) of the cells matching WHERE
-    (or CELL_IDS), ordered by cell and position."""
+    (and CELL_IDS, when given), ordered by cell and position; `cell` names
+    each without the parameters of SAME (default: those every cell of the
+    history shares; () for every parameter)."""
     entries = series.read_entries(db)
-    cells = series.read_cells(db, where)
-    if cell_ids is not None:
-        cells = {c: cells[c] for c in cell_ids if c in cells}
+    cells = series.read_cells(db, where, cell_ids)
     results = series.cell_results(db, list(cells)) if cells else {}
-    same = same_everywhere(series.read_cells(db))
+    if same is None:
+        same = same_everywhere(cells if not where and cell_ids is None else series.read_cells(db))
     rows = []
     orders = {}
     for cell_id in sorted(cells, key=lambda c: cells[c][0]):

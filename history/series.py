@@ -83,12 +83,36 @@ def matches(params, where):
     return all(params.get(k, "") == v for k, v in where.items())
 
 
-def read_cells(db, where=None):
-    """{cell id: (key, params)} of the cells whose parameters include WHERE."""
+def key_filter(where):
+    """SQL conditions and values that keep the rows whose key holds each
+    NAME=VALUE of WHERE (a superset: LIKE's _ matches any character; the
+    parameters are checked exactly afterwards). Keys are NAME=VALUE,...
+    (keys.py), so one selection reads only its rows."""
+    conditions, values = [], []
+    for name, value in where.items():
+        text = f"{name}={value}".replace("%", "_")
+        conditions.append("(',' || key || ',') LIKE ?")
+        values.append(f"%,{text},%")
+    return conditions, values
+
+
+def read_cells(db, where=None, ids=None):
+    """{cell id: (key, params)} of the cells whose parameters include WHERE
+    (and whose ids are IDS, when given)."""
+    where = where or {}
+    conditions, values = key_filter(where)
+    sql = "SELECT id, key, params FROM cells" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+    rows = []
+    if ids is None:
+        rows = db.query(sql, values)
+    else:
+        for part in chunks(ids):
+            rows += db.query(sql + (" AND " if conditions else " WHERE ") +
+                             f"id IN ({','.join('?' * len(part))})", values + list(part))
     out = {}
-    for cell_id, key, params in db.query("SELECT id, key, params FROM cells"):
+    for cell_id, key, params in rows:
         p = json.loads(params)
-        if matches(p, where or {}):
+        if matches(p, where):
             out[cell_id] = (key, p)
     return out
 
@@ -97,8 +121,16 @@ def read_tests(db, where=None, guideline=None):
     """{test id: row dict} of the tests of GUIDELINE (tag or text) whose
     parameters include WHERE (library, deployment, op, ...)."""
     out = {}
+    conditions, values = [], []
+    if guideline:
+        conditions.append("(tag = ? OR guideline = ? OR (tag || ': ' || guideline) = ?)")
+        values += [guideline] * 3
+    for name, value in (where or {}).items():   # in the key's parameters (its third field)
+        conditions.append("key LIKE ?")
+        values.append(f"%{name}={value.replace('%', '_')}%")
     for row in db.query("SELECT id, key, tag, guideline, relation, library, param_set, deployment, params, "
-                        "a_params, b_params FROM tests"):
+                        "a_params, b_params FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
+                        values):
         t = dict(zip(("id", "key", "tag", "guideline", "relation", "library", "param_set", "deployment", "params",
                       "a_params", "b_params"), row))
         t["params"] = json.loads(t["params"])
