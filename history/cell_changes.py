@@ -7,7 +7,7 @@ from history.changes import ALPHA, MIN_RATIO, PERMUTATIONS, change_points
 
 COLUMNS = ("library", "param_set", "deployment", "op", "cell", "begins_entry", "begins_archive", "begins_date",
            "begins_release", "previous_release", "before_us", "after_us", "ratio", "direction", "q", "p",
-           "entries_before", "entries_after")
+           "entries_before", "entries_after", "run_spread")
 
 
 CONTEXT = ("library", "param_set", "deployment", "nprocs", "op")
@@ -65,7 +65,8 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, pe
                          "previous_release": chosen[c.index - 1].release(library),
                          "before_us": c.before, "after_us": c.after, "ratio": c.ratio,
                          "direction": "slower" if c.ratio > 1 else "faster", "q": c.q, "p": c.p,
-                         "entries_before": c.entries_before, "entries_after": c.entries_after})
+                         "entries_before": c.entries_before, "entries_after": c.entries_after,
+                         "run_spread": c.run_spread})
     return rows
 
 
@@ -78,4 +79,4 @@ def change_line(row):
             f"({row['begins_release']}, {row['begins_date'][:10]}): "
             f"{row['before_us']:.4g} -> {row['after_us']:.4g} us, "
             f"{row['entries_before']} entries before, {row['entries_after']} from it, q = {row['q']:.3g}, "
-            f"p = {row['p']:.3g}")
+            f"p = {row['p']:.3g}, run spread {float(row['run_spread']):.3g}x")

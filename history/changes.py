@@ -1,32 +1,34 @@
 """Change points of a cell's series (docs/history.md#change-points):
-E-Divisive means (Matteson and James 2014; MongoDB's CI, Daly et al.
-2020, and Apache Otava use it) on the cell's run medians, archive by
-archive, with a permutation test that moves whole archives.
+E-Divisive (Matteson and James 2014; MongoDB's CI, Daly et al. 2020, and
+Apache Otava use it) on the entries' levels, with a permutation test, and
+a change kept only where it outgrows the run-to-run spread.
 
-For the N entries of a series, each with the log run medians of the cell,
-M[i, j] is the mean |x - y| over the run medians x of entry i and y of
-entry j; its diagonal is each entry's run-to-run spread. Splitting the
-entries into A (before) and B (from entry t on), the energy distance
+Each of the N entries of a series has the cell's run medians; its level
+x_i is the median of their logarithms, its run spread s_i half their
+interquartile range (log). Splitting the entries into A (before) and B
+(from entry t on), the energy distance of the levels
 
-    E = 2 mean(M[A, B]) - mean(M[A, A]) - mean(M[B, B])
+    E = 2 mean|x_a - x_b| - mean|x_a - x_a'| - mean|x_b - x_b'|
 
-is 0 when both sides' run medians are alike and grows with the step
-between them against the spread within them; Q(t) = |A||B|/N * E. The
-best t is a change point when a permutation test says so: the entries'
-order shuffled (whole entries, their runs together) R times, p = (1 + the
-shuffles whose best Q reaches the observed) / (R + 1); the shuffles are
-drawn from a seed made of the series' key, so the answer is the same
-every time. Then each side is searched again (hierarchically, as
-E-Divisive does), until no split is significant.
+(a, a' in A, b, b' in B) is 0 when both sides' levels are alike and grows
+with the step between them against the scatter within them;
+Q(t) = |A||B|/N * E. The best t is a change point when a permutation test
+says so: the entries' order shuffled R times, p = (1 + the shuffles whose
+best Q reaches the observed) / (R + 1); the shuffles are drawn from a seed
+made of the series' key, so the answer is the same every time. Then each
+side is searched again (hierarchically, as E-Divisive does), until no
+split is significant.
 
 A change point is reported when p <= alpha and its size, the median of
-the entries' medians after it over that before it (up to the next and
-from the previous change point), is at least min_ratio or at most
-1 / min_ratio. Under no change (the entries exchangeable) a series gets a
-false alert with probability about alpha; make bench measures it on real
-archives. A permutation test of N entries cannot give p below 2 / C(N, k)
-for a change k entries before the end: a change needs a few entries after
-it to show (at N = 8, alpha = 0.05: three)."""
+the entries' levels after it over that before it (up to the next and from
+the previous change point), is at least min_ratio (or at most its
+inverse) and larger than the run spread of those entries (the median of
+their s_i, as a factor): a step that the runs within an entry scatter
+over is no change. Under no change (the entries exchangeable) a series
+gets a false alert with probability at most about alpha; make bench
+measures it on real archives. A permutation test of N entries cannot give
+p below 2 / C(N, k) for a change k entries before the end: a change needs
+a few entries after it to show (at N = 8, alpha = 0.05: three)."""
 import hashlib
 from dataclasses import dataclass
 
@@ -47,21 +49,19 @@ class ChangePoint:
     p: float            # its permutation p
     entries_before: int
     entries_after: int
+    run_spread: float   # the run spread of the entries around it, as a factor (>= 1)
 
 
 def seed_of(key):
     return int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
 
 
-def distance_means(samples):
-    """M[i, j]: mean |x - y| over x of samples[i] and y of samples[j] (log values)."""
-    values = np.concatenate(samples)
-    owner = np.repeat(np.arange(len(samples)), [len(s) for s in samples])
-    d = np.abs(values[:, None] - values[None, :])
-    sums = np.zeros((len(samples), len(samples)))
-    np.add.at(sums, (owner[:, None], owner[None, :]), d)
-    sizes = np.array([len(s) for s in samples], dtype=float)
-    return sums / np.outer(sizes, sizes)
+def level_and_spread(samples):
+    """Per entry: the median of its log run medians, and half their
+    interquartile range."""
+    levels = np.array([np.median(s) for s in samples])
+    spreads = np.array([(np.percentile(s, 75) - np.percentile(s, 25)) / 2 for s in samples])
+    return levels, spreads
 
 
 def split_statistics(m):
@@ -99,12 +99,15 @@ def best_split(m, rng, permutations):
 
 def change_points(samples, key, alpha=ALPHA, min_ratio=MIN_RATIO, permutations=PERMUTATIONS):
     """The change points of a series: SAMPLES, one array of positive run
-    medians per entry in the series' order; KEY seeds the permutations."""
+    medians per entry in the series' order; KEY seeds the permutations.
+    A size within the run spread is no change (min_ratio = 1 keeps only
+    that rule)."""
     samples = [np.log(np.asarray(s, dtype=float)) for s in samples]
     samples = [s[np.isfinite(s)] for s in samples]
     if len(samples) < 3 or any(len(s) == 0 for s in samples):
         return []
-    m = distance_means(samples)
+    levels, spreads = level_and_spread(samples)
+    m = np.abs(levels[:, None] - levels[None, :])
     rng = np.random.default_rng(seed_of(key))
     found = []
     segments = [(0, len(samples))]
@@ -118,14 +121,15 @@ def change_points(samples, key, alpha=ALPHA, min_ratio=MIN_RATIO, permutations=P
         found.append((start + t, q, p))
         segments += [(start, start + t), (start + t, end)]
     found.sort()
-    levels = np.array([np.median(s) for s in samples])
     bounds = [0] + [f[0] for f in found] + [len(samples)]
     out = []
     for k, (index, q, p) in enumerate(found):
         before = float(np.exp(np.median(levels[bounds[k]:index])))
         after = float(np.exp(np.median(levels[index:bounds[k + 2]])))
         ratio = after / before
-        if ratio >= min_ratio or ratio <= 1 / min_ratio:
+        spread = float(np.exp(np.median(spreads[bounds[k]:bounds[k + 2]])))
+        size = max(ratio, 1 / ratio)
+        if size >= min_ratio and size > spread:
             out.append(ChangePoint(index, ratio, before, after, float(q), float(p),
-                                   index - bounds[k], bounds[k + 2] - index))
+                                   index - bounds[k], bounds[k + 2] - index, spread))
     return out

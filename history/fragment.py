@@ -90,6 +90,7 @@ def write_fragment(db, directory, by="date"):
         c["ratio"] = f"{c['ratio']:.3f}"
         c["q"] = f"{c['q']:.3g}"
         c["p"] = f"{c['p']:.3g}"
+        c["run_spread"] = f"{c['run_spread']:.3g}"
     write_csv(directory / "history_changes.csv", changes, CHANGE_COLUMNS + ("begins_here", "line"))
     write_csv(directory / "history_violations.csv", violation_rows(db, entry, by), VIOLATION_COLUMNS)
     entries = db.query("SELECT COUNT(*) FROM entries")[0][0]
