@@ -125,8 +125,8 @@ def changes_command(argv):
         write_csv(args.csv, [{**r, "line": change_line(r)} for r in rows], CHANGE_COLUMNS + ("line",))
     for r in rows:
         print(change_line(r))
-    print(f"{len(rows)} change point(s) in {cells} cell series (E-Divisive means, permutation p <= {args.alpha}, "
-          f"size >= {args.min_ratio}x; by {args.by})")
+    print(f"{len(rows)} change point(s) in {cells} cell series (E-Divisive on the entries' run medians, "
+          f"permutation p <= {args.alpha}, size >= {args.min_ratio}x and above the run spread; by {args.by})")
     return 0
 
 

@@ -26,9 +26,9 @@ from history.tables import write_csv
 TREND_ENTRIES = 8
 VIOLATION_COLUMNS = ("guideline", "context", "parameters", "ratio", "since", "since_archive", "violated_entries",
                      "measured_entries", "trend_a_us", "trend_b_us")
-METHOD = (f"E-Divisive means on each cell's run medians, entry by entry, with a permutation test that moves whole "
-          f"entries ({PERMUTATIONS} shuffles); a change point has p <= {ALPHA} and changes the median by at least "
-          f"{MIN_RATIO}x (docs/history.md)")
+METHOD = (f"E-Divisive on each cell's entries (the median of their run medians), with a permutation test "
+          f"({PERMUTATIONS} shuffles of the entries); a change point has p <= {ALPHA} and changes the median by at "
+          f"least {MIN_RATIO}x and by more than the entries' run-to-run spread (docs/history.md)")
 
 
 def since(order, results):

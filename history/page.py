@@ -6,7 +6,7 @@ the analysis's report.html:
   - the verdict map over time: a row per guideline and context (library,
     parameter set, deployment), a column per entry, each cell the entry's
     violated tests / tests, coloured by the share violated;
-  - the change points of every cell (E-Divisive means, changes.py);
+  - the change points of every cell (E-Divisive with a permutation test, changes.py);
   - a trend chart per cell (inline SVG): the median of its run medians per
     entry, the range of its run medians, its change points in red.
 
@@ -195,8 +195,8 @@ def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2
         "<h1>nbhbench history</h1>",
         f"<ul class=\"facts\"><li>database: <code>{esc(shown(db.location))}</code></li>"
         f"<li>{len(order)} entries, ordered by {esc(by)}; {cell_count} cells, {map_rows} guideline rows</li>"
-        f"<li>change points: E-Divisive means on the run medians, permutation p &lt;= {alpha}, size &gt;= "
-        f"{min_ratio}x: {len(changes)} found</li></ul>",
+        f"<li>change points: E-Divisive on the entries' run medians, permutation p &lt;= {alpha}, size &gt;= "
+        f"{min_ratio}x and above the run spread: {len(changes)} found</li></ul>",
         filters_html(db),
         "<h2 id=\"entries\">Entries</h2>", entries_table(order),
         "<h2 id=\"verdict-map\">Verdict map over time</h2>",

@@ -73,7 +73,7 @@ def test_history_changes_finds_the_planted_cell_at_the_fifth_archive(sqlite_hist
     assert c["begins_archive"] == "a05" and c["begins_release"] == "openmpi 5.0.5" and c["direction"] == "slower"
     assert c["previous_release"] == "openmpi 5.0.4" and float(c["ratio"]) == pytest.approx(1.5, rel=0.05)
     assert float(c["p"]) <= 0.05 and (c["entries_before"], c["entries_after"]) == ("4", "4")
-    assert done.stdout.splitlines()[-1].startswith("1 change point(s) in 24 cell series")
+    assert done.stdout.splitlines()[-1].startswith("1 change point(s) in 24 cell series (E-Divisive")
     # --where narrows the cells; a stricter alpha than 8 entries can reach finds none.
     assert nbhbench("history", "changes", "--db", sqlite_history, "--where", "op=neighbor_alltoall").stdout \
         .startswith("0 change point(s) in 12 cell series")
