@@ -3,7 +3,9 @@
 # campaign run again on the release before the change and on the release
 # where it begins, alternately (A B A B ...: the machine's load falls on
 # both alike), into a history of its own, confirm.db; then the trend of
-# each changed cell, by date, and the change points of that history.
+# each changed cell, by date, the change points of that history, and the
+# release regression of the AFTER archives against the BEFORE ones
+# (analyze --baseline: every cell, its runs pooled; confirm-regressions.csv).
 # Uses the releases run.sh installed and built (build/history-example/).
 #   docs/examples/history/confirm.sh [BEFORE AFTER [ROUNDS]]   (default: mpich-4.3.2 mpich-5.0.0 3)
 set -euo pipefail
@@ -16,6 +18,7 @@ after=${2:-mpich-5.0.0}
 rounds=${3:-3}
 db=$here/confirm.db
 rm -f "$db"
+declare -A archives=()
 for round in $(seq "$rounds"); do
     for name in "$before" "$after"; do
         export NBH_WORK=$out/work/confirm-$name
@@ -24,6 +27,7 @@ for round in $(seq "$rounds"); do
         ./nbhbench submit history-releases --wait >/dev/null 2>&1
         archive=$(./nbhbench archive history-releases 2>/dev/null | tail -n 1)
         ./nbhbench history add --db "$db" "$archive" >/dev/null
+        archives[$name]+="$archive"$'\n'
         echo "round $round: $name $(basename "$archive")"
     done
 done
@@ -33,4 +37,9 @@ for cell in op=neighbor_alltoall,topology=cart,msize=8 op=neighbor_allgather,top
     op=allgather,topology=full,msize=8 op=allgather,topology=full,msize=1024 op=neighbor_alltoall,topology=cart,msize=65536; do
     ./nbhbench history trend --db "$db" --cell "library=mpich,$cell" --out "$here/confirm/${cell//[=,]/-}" >/dev/null
 done
+mapfile -t new < <(printf '%s' "${archives[$after]}")
+mapfile -t old < <(printf '%s' "${archives[$before]}")
+rm -rf "$out/confirm-regression"
+./nbhbench analyze "${new[@]}" --baseline "${old[@]}" --no-plots --out "$out/confirm-regression" >/dev/null
+cp "$out/confirm-regression/regressions.csv" "$here/confirm-regressions.csv"
 echo "$here/confirm-changes.txt"
