@@ -37,6 +37,7 @@ for cell in op=neighbor_alltoall,topology=cart,msize=8 op=neighbor_allgather,top
     op=allgather,topology=full,msize=8 op=allgather,topology=full,msize=1024 op=neighbor_alltoall,topology=cart,msize=65536; do
     ./nbhbench history trend --db "$db" --cell "library=mpich,$cell" --out "$here/confirm/${cell//[=,]/-}" >/dev/null
 done
+rm -f "$here"/confirm/*/trend.pdf
 mapfile -t new < <(printf '%s' "${archives[$after]}")
 mapfile -t old < <(printf '%s' "${archives[$before]}")
 rm -rf "$out/confirm-regression"

@@ -67,4 +67,17 @@ for guideline in GL4 GL6 GL7 GL8; do
             --out "$here/trends/$guideline-$library" >/dev/null
     done
 done
+rm -f "$here"/trends/*/trend.pdf   # the PNGs are the write-up's
+# Every violated test of every release, from the history's tables.
+.venv/bin/python - "$db" >"$here/violated.csv" <<'PY'
+import csv, json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+out = csv.writer(sys.stdout, lineterminator="\n")
+out.writerow(["release", "guideline", "msize", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value"])
+for release, tag, guideline, params, *values in db.execute(
+        "SELECT a.release, t.tag, t.guideline, t.params, r.ratio, r.ratio_ci_low, r.ratio_ci_high, r.p_value "
+        "FROM test_results r JOIN tests t ON t.id = r.test_id JOIN archives a ON a.entry_id = r.entry_id "
+        "WHERE r.decision = 'violated' ORDER BY a.id, t.tag"):
+    out.writerow([release, f"{tag}: {guideline}", json.loads(params).get("msize", "")] + [f"{v:.4g}" for v in values])
+PY
 echo "$here/history.html"
