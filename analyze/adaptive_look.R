@@ -2,12 +2,15 @@
 # between rounds): the analysis of what has finished, on a view of the
 # workspace laid out as an archive (experiments.csv, runs.csv of the done
 # runs, results/, campaign/assessment.conf, adaptive.json), with the
-# analyzer's own pipeline and the thresholds of one look (decisions.R).
+# analyzer's own pipeline, each test with the thresholds of its look
+# (decisions.R: error spending on the runs it has).
 #   Rscript analyze/adaptive_look.R --out=DIR [--hold-ratio=H] [--dry] -- VIEW
 # writes into DIR (which exists):
 #   tests.csv    every test with its decision (violated, holds, open)
 #   needed.csv   deployment, param_set, id: the experiments open tests need
-#   look.json    the counts: tests, violated, holds, open, per guideline too
+#   look.json    the counts: tests, violated, holds, open, per guideline too;
+#                p_look and ci_level_look: the loosest thresholds any
+#                of its tests had
 # --dry: VIEW has no results yet; checks that the campaign's assessment
 # names at least one test of it (else one line, exit 2) and writes
 # look.json with the tests it names per guideline.
@@ -49,13 +52,13 @@ look_main <- function(args) {
 write_look <- function(result, out) {
   tt <- test_table(result)
   cols <- c("guideline_no", "tag", "guideline", "relation", RUN_PARAMETERS, "a_params", "b_params", "runs_a", "runs_b",
-            "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "violated", "decision")
+            "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "violated", "decision", "p_look", "ci_level_look")
   fwrite(tt[, c(cols, setdiff(result$params$name, RUN_PARAMETERS)), with = FALSE], file.path(out, "tests.csv"), na = "")
   fwrite(needed_experiments(result), file.path(out, "needed.csv"))
   per <- tt[, .(tests = .N, violated = sum(decision == "violated"), holds = sum(decision == "holds"),
                 open = sum(decision == "open")), keyby = .(guideline_no, tag, guideline)]
   list(tests = nrow(tt), violated = sum(tt$decision == "violated"), holds = sum(tt$decision == "holds"),
-       open = sum(tt$decision == "open"), p_look = result$p_thres, ci_level_look = result$ci_level,
+       open = sum(tt$decision == "open"), p_look = max(tt$p_look, 0), ci_level_look = min(tt$ci_level_look, 1),
        hold_ratio = result$hold_ratio, looks_planned = result$looks$looks,
        guidelines = lapply(seq_len(nrow(per)), function(i) as.list(per[i, .(tag = fcoalesce(tag, ""), guideline,
                                                                              tests, violated, holds, open)])))

@@ -18,7 +18,8 @@
 
 analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.03,
                              root = Sys.getenv("NBH_ROOT", "."), reference_set = NULL, adjust = "none",
-                             include_mismatched = FALSE, ci_level = 0.95, hold_ratio = NULL, replay = TRUE) {
+                             include_mismatched = FALSE, ci_level = 0.95, hold_ratio = NULL, replay = TRUE,
+                             method = NULL) {
   adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
@@ -30,15 +31,14 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   if (!sum(vapply(archives, function(a) nrow(a$runs), 0L))) {
     input_error("nothing to assess: every run of ", format_list(dirs, 3L), " is left out (see the warnings above)")
   }
-  # An adaptive campaign's looks share the thresholds (decisions.R): from
-  # here on p_thres and ci_level are those of one look.
+  # An adaptive campaign's looks spend p_thres and the interval's error
+  # (decisions.R): each test is decided with the thresholds of its last look.
   looks <- look_rule(archives, p_thres, ci_level, registry)
-  p_thres <- looks$p_look
-  ci_level <- looks$ci_level_look
   hold_ratio <- campaign_hold_ratio(archives, hold_ratio, v_thres)
   if (is.null(assess)) assess <- default_assessment(archives)
   guidelines <- guideline_thresholds(parse_assessment(assess, registry$guidelines$id), registry$guidelines)
   frame <- combine_archives(archives, params)
+  guidelines <- with_twin_check(guidelines, frame$cells, params$name)
   sets <- param_set_order(archives)
   reference <- reference_set(sets, reference_set)
   guidelines <- check_assessment(guidelines, frame$cells, params)
@@ -55,25 +55,31 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
+  units <- attr(medians, "rounds")
+  guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
+                                  rounds = nrow(units) > nrow(medians))
   work <- reduce_work(archives, frame, medians)
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
+  paired <- paired_units(units, attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
   for (k in seq_along(guidelines)) {
     check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)
   }
   state <- list(guidelines = guidelines, cells = frame$cells, pairs = pairs, params = params$name,
                 p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio,
-                ranks = ranks, delays = delays)
+                ranks = ranks, delays = delays, paired = paired)
   # The cells' tail latencies are computed here while the forks begin on
   # the guidelines.
   percentiles <- NULL
-  tests <- decide_tests(assess_tests(state, medians, work, meanwhile = function() {
+  history <- look_history(state, frame$runs, medians, counted = looks$adaptive)
+  tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
     percentiles <<- cell_percentiles(medians)
-  }), state)
+  })
   rounds <- NULL
   if (replay) {
-    rounds <- decision_rounds(tests, state, frame$runs, medians, work)
-    tests[, decided_round := rounds$decided]
+    rounds <- decision_rounds(tests, state, frame$runs, medians, work, looks, history)
+    tests[, `:=`(decided_round = rounds$decided, flipped = rounds$flipped,
+                 look_decisions = look_decision_text(rounds$decisions))]
   }
   medians[, c("at", "below") := NULL]
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
@@ -93,38 +99,91 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
 # Every guideline of STATE assessed on MEDIANS (and WORK, for computed
 # sides), with adjusted p-values and ratio intervals (test_trust): the
 # guidelines, and the bootstrap spread of every cell's run statistics (for
-# the intervals), side by side in the workers. A guideline compares the
-# run statistic of its set (`statistic`: run medians, or each run's P90 or
-# P99; run_statistic). STATE: list(guidelines, cells, pairs (match_sides
-# of each guideline), params (names), p_thres, v_thres, adjust, ci_level;
-# ranks and delays for AR2 and AR1, if any). An adaptive campaign's looks
-# (decisions.R) call it again on the runs of each round (the per-process
-# times then of those runs only). meanwhile: map_in_workers's.
+# the intervals of unpaired tests), side by side in the workers. A
+# guideline is assessed by its method (guideline_methods): paired, on the
+# round units of STATE$paired (paired_units; the runs of MEDIANS only), or
+# unpaired/study, comparing the run statistic of its set (`statistic`: run
+# medians, or each run's P90 or P99; run_statistic). STATE: list(guidelines,
+# cells, pairs (match_sides of each guideline), params (names), p_thres,
+# v_thres, adjust, ci_level; ranks and delays for AR2 and AR1, if any;
+# paired). An adaptive campaign's looks (decisions.R) call it again on the
+# runs of each round (the per-process times and units then of those runs
+# only). meanwhile: map_in_workers's.
 assess_tests <- function(state, medians, work, meanwhile = NULL) {
   guidelines <- state$guidelines
   statistic_of <- vapply(guidelines, function(g) g$statistic %||% "median", "")
-  statistics <- unique(c("median", statistic_of))
+  method_of <- vapply(guidelines, function(g) g$method %||% "study", "")
+  unpaired <- method_of != "paired"
+  statistics <- unique(c(if (any(unpaired)) "median", statistic_of[unpaired]))
   by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
+  units <- if (any(!unpaired)) units_of_runs(state$paired, unique(medians$run))
   jobs <- map_in_workers(c(seq_along(guidelines), -seq_along(statistics)), function(k) {
     if (k < 0L) return(log_median_spread(by_statistic[[-k]]))
     g <- guidelines[[k]]
-    medians <- by_statistic[[statistic_of[k]]]
     v_thres <- g$v_thres %||% state$v_thres
+    paired <- method_of[k] == "paired"
+    values <- if (paired) units$times else by_statistic[[statistic_of[k]]]
     tests <- if (is.null(g$computed)) {
-      assess_guideline(g, state$cells, medians, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]])
+      assess_guideline(g, state$cells, values, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]],
+                       method = method_of[k], run_of_unit = units$run_of_unit, level = state$ci_level)
     } else {
-      ranks <- state$ranks
-      if (!is.null(ranks)) ranks <- ranks[run %in% medians$run]
-      assess_computed_guideline(g, state$cells, medians, work, state$params, state$p_thres, v_thres,
-                                pairs = state$pairs[[k]], ranks = ranks, delays = state$delays)
+      ranks <- if (paired) units$ranks else state$ranks
+      if (!is.null(ranks) && !paired) ranks <- ranks[run %in% medians$run]
+      assess_computed_guideline(g, state$cells, values, if (paired) units$work else work, state$params,
+                                state$p_thres, v_thres, pairs = state$pairs[[k]], ranks = ranks,
+                                delays = if (paired) units$delay else state$delays, method = method_of[k],
+                                run_of_unit = units$run_of_unit, level = state$ci_level)
     }
     tests[, guideline := k]
   }, meanwhile = meanwhile)
   tests <- rbindlist(jobs[seq_along(guidelines)])
   setcolorder(tests, "guideline")
   spreads <- setNames(jobs[length(guidelines) + seq_along(statistics)], statistics)
-  test_trust(tests, medians, state$p_thres, state$v_thres, state$adjust, state$ci_level, spread = spreads,
+  v_thres <- vapply(guidelines, function(g) g$v_thres %||% state$v_thres, 0)[tests$guideline]
+  test_trust(tests, medians, state$p_thres, v_thres, state$adjust, state$ci_level, spread = spreads,
              statistic = statistic_of[tests$guideline])
+}
+
+# The round units of the paired tests (SPEC 7.6) in the form the
+# assessment takes them: list(index (unit_index), times, work, delay, ranks),
+# each table's `run` the unit. units: round_units of the times; work,
+# delay: the attribute "rounds" of reduce_work and reduce_delay; ranks:
+# that of read_ranks.
+paired_units <- function(units, work, delay, ranks) {
+  index <- unit_index(units)
+  list(index = index, times = as_unit_runs(units, index),
+       work = as_unit_runs(work %||% units[0], index), delay = as_unit_runs(delay %||% units[0], index),
+       ranks = as_unit_runs(ranks %||% data.table(cell = integer(), run = integer(), round = integer(),
+                                                  rank = integer(), seconds = numeric(),
+                                                  delay_seconds = numeric(), role = character()),
+                            index, c("cell", "run", "rank")))
+}
+
+# PAIRED (paired_units) restricted to the units of the runs RUNS (an
+# adaptive look's), with run_of_unit.
+units_of_runs <- function(paired, runs) {
+  keep <- paired$index$index[run %in% runs, unit]
+  all <- length(keep) == nrow(paired$index$index)
+  pick <- function(x) if (all) x else x[run %in% keep]
+  list(times = pick(paired$times), work = pick(paired$work), delay = pick(paired$delay),
+       ranks = pick(paired$ranks), run_of_unit = paired$index$run_of_unit)
+}
+
+# Each guideline's method (SPEC 7.6): `given` (analyze --method) for all,
+# else its set's `method = ...`, else the default (registry/analysis.csv:
+# paired). The default pairs rounds, and an archive without rounds (made
+# by a kernel before them: ROUNDS false) has only its launches to pair,
+# which caps p at 2^-nrun (10 runs for 0.001, and one reversed run leaves a
+# test undecided): by default it is tested unpaired, as before; a set or
+# --method may still ask for paired launches. A set that compares each
+# run's P90 or P99 (statistic) cannot pair rounds of a few repetitions: it
+# is unpaired.
+guideline_methods <- function(guidelines, given, default, rounds = TRUE) {
+  lapply(guidelines, function(g) {
+    g$method <- given %||% g$method %||% if (rounds || default != "paired") default else "unpaired"
+    if (g$method == "paired" && !identical(g$statistic %||% "median", "median")) g$method <- "unpaired"
+    g
+  })
 }
 
 # The parameter sets that have runs, in campaign order (param_sets.csv),

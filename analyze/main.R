@@ -1,7 +1,7 @@
 # Entry point of `nbhbench analyze` (libexec/nbhbench-analyze checks the
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
-#           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--include-mismatched]
+#           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--method=M] [--include-mismatched]
 #           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...]
 #           [--history=DB] [--history-by=date|release] [--fail-on-change] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
@@ -33,6 +33,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--max-plots" = opts$max_plots <- as.integer(value),
            "--reference-set" = opts$reference_set <- value,
            "--adjust" = opts$adjust <- value,
+           "--method" = opts$method <- value,
            "--include-mismatched" = opts$include_mismatched <- TRUE,
            "--baseline" = opts$baseline <- c(opts$baseline, value),
            "--fail-on-violation" = opts$fail <- TRUE,
@@ -43,6 +44,9 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            input_error("unknown option ", a))
   }
   if (is.null(opts$out) || !length(opts$archives)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
+  if (!is.null(opts$method) && !opts$method %in% METHODS) {
+    input_error("--method: unknown method '", opts$method, "' (", paste(METHODS, collapse = ", "), ")")
+  }
   limits <- read_registry(Sys.getenv("NBH_ROOT", "."))$limits
   check_limit(limits, "p_thres", opts$p_thres, "--p-thres")
   check_limit(limits, "v_thres", opts$v_thres, "--v-thres")
@@ -73,7 +77,7 @@ main <- function(args) {
     result <- analyze_archives(opts$archives, opts$assess, opts$p_thres, opts$v_thres,
                                reference_set = opts$reference_set, adjust = opts$adjust,
                                include_mismatched = opts$include_mismatched, ci_level = opts$ci_level,
-                               hold_ratio = opts$hold_ratio)
+                               hold_ratio = opts$hold_ratio, method = opts$method)
     if (!nrow(result$tests)) {
       input_error("nothing to assess: no guideline of ", result$assessment_file,
                   " has measurements on both sides (see the warnings above)")

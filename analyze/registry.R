@@ -4,13 +4,16 @@
 # The parameters of runs.csv that are parameters of the analysis. `deployment`
 # (NxP) is kept beside `nprocs` so that 2x8 and 4x4 are never pooled.
 RUN_PARAMETERS <- c("library", "param_set", "deployment", "nprocs")
-# Columns of experiments.csv that are not parameters of the analysis.
-NOT_ANALYSED <- c("id", "nrep", "seed")
+# Columns of experiments.csv that are not parameters of the analysis: how
+# the experiment was measured, not what (the rounds of SPEC 7.6, the warm-up,
+# a twin's original; `twin` itself is a parameter: AA compares by it).
+NOT_ANALYSED <- c("id", "nrep", "seed", "blocks", "first_round", "warmup", "twin_of")
 # Parameters added after archives were made: an experiments.csv without
 # the column is read as if the parameter did not apply (NA), so that such
 # an archive is analysed exactly as before.
 LATER_PARAMETERS <- c("work_factor", "graph", "weights", "layout", "type_constructor", "packing", "unit", "unit2",
-                      "stride", "stride2", "halo_n", "matrix_n", "arrival", "arrival_us", "late_rank", "sync")
+                      "stride", "stride2", "halo_n", "matrix_n", "arrival", "arrival_us", "late_rank", "sync", "twin",
+                      "blocks", "first_round", "warmup", "twin_of")
 # ... except where the value before the parameter existed is known: every
 # operation that moves data moved contiguous data, described by the basic
 # type, packed by the library. Such an archive's cells then meet today's

@@ -123,5 +123,8 @@ def check_deployments(rows, deployments, where):
                                f"{row['id']} ({describe(row)}): {problem}")
 
 
-def with_nrep(rows, nrep):
-    return [dict(row, nrep=nrep) for row in rows]
+def with_run_settings(rows, settings):
+    """Every experiment with what the campaign's settings give all of them:
+    nrep, the interleaved rounds (blocks) and the warm-up repetitions."""
+    return [dict(row, nrep=settings.nrep, blocks=settings.rounds(), first_round=1, warmup=settings.warmup)
+            for row in rows]

@@ -4,7 +4,7 @@ import sys
 
 import numpy as np
 
-from gen import power, registry, rounds, runs as runplan
+from gen import power, registry, rounds, runs as runplan, twins
 from gen.availability import runnable
 from gen.cli import Parser
 from gen.envfile import find as find_env, known_names, read_environment
@@ -12,7 +12,7 @@ from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.graphs import buffers as graph_buffers
 from gen.graphs.files import FOLDER as GRAPH_FOLDER, write_graphs
-from gen.experiments import check_deployments, complete_all, describe, load_design, select_levels, with_nrep
+from gen.experiments import check_deployments, complete_all, describe, load_design, select_levels, with_run_settings
 from gen.jobscript import attempt_job_script
 from gen.settings import (apply_overrides, format_time_limit, parse_overrides, read_settings,
                           sets_for_library)
@@ -147,7 +147,7 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
     left_out = leave_out(settings, env, rows, bool(overrides.param_sets))
     rows = left_out.pop("rows")
     check_deployments(rows, settings.deployments, deployment_origin(settings))
-    rows = with_nrep(rows, settings.nrep)
+    rows = twins.with_twins(with_run_settings(rows, settings), settings.aa, settings.seed)
     runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
     target, staged, replaced = stage_workspace(source.name, failed_runs)
     try:
@@ -163,7 +163,9 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
     summary = [
         f"{source.name}: {len(rows)} experiments x {len(runs)} runs ({plural(len(settings.deployments), 'deployment')} "
         f"x {plural(len(settings.param_sets), 'parameter set')} x {plural(settings.nrun, 'run')}), "
-        f"nrep {settings.nrep}",
+        f"nrep {settings.nrep} in {plural(settings.rounds(), 'interleaved round')}"
+        + (f" after {settings.warmup} warm-up" if settings.warmup else "")
+        + (f"; A/A twins of {plural(sum(r['twin'] for r in rows), 'experiment')}" if settings.aa else ""),
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
         f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
@@ -184,8 +186,8 @@ def command(argv, failed_runs=never_replaceable):
     workspace, summary = generate(args.campaign, args.env, args.set_items, failed_runs)
     print("\n".join(summary))
     settings = workspace.info()["settings"]
-    looks = rounds.plan(settings)["looks_planned"] if settings.get("adaptive") else 1
-    weak = power.warning(int(settings["nrun"]), looks=looks)
+    first = rounds.plan(settings)["p_first"] if settings.get("adaptive") else None
+    weak = power.paired_warning(int(settings["nrun"]), int(settings["blocks"]), first=first)
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
     return 0

@@ -72,8 +72,16 @@ class Registry:
 
     @property
     def design_parameters(self):
-        """What a campaign design may vary: not id, nrep, seed (campaign settings)."""
-        return [name for name in self.parameters if name not in ("id", "nrep", "seed")]
+        """What a campaign design may vary: not the parameters the campaign's
+        settings give every experiment (RUN_PARAMETERS)."""
+        return [name for name in self.parameters if name not in RUN_PARAMETERS]
+
+
+# Kernel input parameters that the campaign's settings give every
+# experiment (nrep, seed, blocks, warmup) or that generate and submit write
+# themselves (the id; the A/A twins of aa = yes; a resumed attempt's first
+# round): no design varies them.
+RUN_PARAMETERS = ("id", "nrep", "seed", "blocks", "first_round", "warmup", "twin", "twin_of")
 
 
 def number(text):

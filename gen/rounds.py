@@ -12,21 +12,27 @@ deployment and set would exceed nrun_max runs:
     round 2   runs r<nrun+1> .. r<nrun+step>   only what open tests need
     ...
 
-Repeated looks would find more false violations than one: the p threshold
-(and the error of the ratio's interval, which decides "holds") is spent
-over the planned looks. The rule is registry/analysis.csv look_rule:
-bonferroni, each look at p_thres / looks and with intervals of level
-1 - (1 - ci_level) / looks, so that over all its looks a test is falsely
-violated with probability at most p_thres. The analyzer applies the same
-rule to the archive (analyze/assess/decisions.R); this module plans the
-looks and writes the rounds:
+Repeated looks would find more false violations than one: each test's
+looks spend the p threshold, and the error of the ratio's interval that
+decides "holds", by Lan-DeMets error spending on the information the test
+has at each look (its runs / nrun_max; registry/analysis.csv look_rule,
+O'Brien-Fleming-type, and hold_rule, Pocock-type), so that over all its
+looks a test is falsely violated with probability at most p_thres. The
+analyzer computes each look's boundaries (analyze/assess/decisions.R,
+spending.R); this module plans the looks and writes the rounds. Round r
+brings every deployment and set that needs runs to nrun + (r - 1) x
+nrun_step runs (at most nrun_max), whatever the rounds before it gave it,
+and no round follows the last planned look, so a campaign never looks more
+often than it planned:
 
     looks_planned(nrun, step, nrun_max)   how many looks at most
+    spending(rule, alpha, t)              the error a rule spends by information t
     plan(settings)                        the record adaptive.json starts from
     round_runs(runs, needed, ...)         the runs of the next round (pure)
     write_round(workspace, ...)           their inputs, job scripts and runs.csv rows
 """
 import math
+from statistics import NormalDist
 
 from gen import registry, runs as runplan, whole_files
 from gen.errors import NbhError, display_path
@@ -34,7 +40,7 @@ from gen.jobscript import attempt_job_script
 
 # The workspace's record of an adaptive campaign (docs/workflow.md).
 RECORD = "adaptive.json"
-RULES = ("bonferroni",)
+RULES = ("obrien-fleming", "pocock")
 
 
 def check_assessment_file(campaign, where):
@@ -50,16 +56,21 @@ def looks_planned(nrun, step, nrun_max):
     return 1 + math.ceil(max(nrun_max - nrun, 0) / step)
 
 
-def spent(p_thres, ci_level, looks, rule="bonferroni"):
-    """(p threshold, interval level) of one look when LOOKS share them."""
+def spending(rule, alpha, t):
+    """The one-sided error that RULE's Lan-DeMets spending function has spent
+    of ALPHA by information fraction T: the first look's nominal p (the
+    analyzer's analyze/assess/spending.R computes the later looks')."""
     if rule not in RULES:
         raise NbhError(f"registry/analysis.csv look_rule: unknown rule '{rule}' (known: {', '.join(RULES)})")
-    return p_thres / looks, 1 - (1 - ci_level) / looks
+    t = min(t, 1.0)
+    if rule == "obrien-fleming":  # 2 (1 - Phi(z / sqrt(t))), as erfc: exact however small
+        return math.erfc(NormalDist().inv_cdf(1 - alpha / 2) / math.sqrt(t) / math.sqrt(2))
+    return alpha * math.log(1 + (math.e - 1) * t)
 
 
 def plan(settings):
-    """What adaptive.json starts from: the rule, the planned looks and the
-    thresholds of one look, from the resolved settings (campaign.json)."""
+    """What adaptive.json starts from: the rules, the planned looks and the
+    first look's thresholds, from the resolved settings (campaign.json)."""
     analysis = registry.load().analysis
     nrun = int(settings["nrun"])
     if not settings.get("nrun_max"):
@@ -69,19 +80,31 @@ def plan(settings):
     step = int(settings.get("nrun_step") or nrun)
     looks = looks_planned(nrun, step, nrun_max)
     p_thres, ci_level = float(analysis["p_thres"]), float(analysis["ci_level"])
-    p_look, ci_look = spent(p_thres, ci_level, looks, analysis["look_rule"])
-    return {"format": 1, "rule": analysis["look_rule"], "looks_planned": looks, "nrun": nrun,
+    rule, hold_rule = analysis["look_rule"], analysis["hold_rule"]
+    first = nrun / nrun_max
+    return {"format": 2, "rule": rule, "hold_rule": hold_rule, "looks_planned": looks, "nrun": nrun,
             "nrun_step": step, "nrun_max": nrun_max, "hold_ratio": settings.get("hold_ratio"),
             "p_thres": p_thres, "v_thres": float(analysis["v_thres"]), "ci_level": ci_level,
-            "p_look": p_look, "ci_level_look": ci_look, "looks": [], "state": "round 1"}
+            "p_first": spending(rule, p_thres, first),
+            "ci_level_first": 1 - 2 * spending(hold_rule, (1 - ci_level) / 2, first),
+            "looks": [], "state": "round 1"}
 
 
 def describe(record):
     """One line on an adaptive campaign's plan (generate, status)."""
     return (f"adaptive: the first round of {record['nrun']} runs, then rounds of {record['nrun_step']} of only the "
             f"experiments open tests need, up to {record['nrun_max']} runs per deployment and set: at most "
-            f"{record['looks_planned']} looks, each at p <= {record['p_look']:.3g} "
-            f"({record['rule']}: p_thres {record['p_thres']:g} / {record['looks_planned']})")
+            f"{record['looks_planned']} looks; {rule_text(record)}")
+
+
+def rule_text(record):
+    """How the looks spend the errors, in words (a record of an older
+    nbhbench, format 1, shared p_thres by Bonferroni)."""
+    if "p_first" not in record:
+        return f"looks by the rule '{record['rule']}' of an older nbhbench"
+    return (f"each test's looks spend p_thres {record['p_thres']:g} by {record['rule']} spending on its runs / "
+            f"nrun_max (the first look at p <= {record['p_first']:.3g}) and the intervals' "
+            f"{100 * (1 - record['ci_level']) / 2:g} % by {record['hold_rule']} spending")
 
 
 def context_of(run):
@@ -89,18 +112,27 @@ def context_of(run):
 
 
 def round_runs(runs, needed, step, nrun_max, campaign_seed, round_number):
-    """The runs of round ROUND_NUMBER: for each deployment and parameter set
-    (in the order of RUNS, the campaign's) with experiments in NEEDED
-    ({(deployment, param_set): ids}) and fewer than NRUN_MAX runs, STEP more
-    (fewer where the budget ends), numbered on from its last run, with their
+    """The runs of round ROUND_NUMBER: each deployment and parameter set (in
+    the order of RUNS, the campaign's) with experiments in NEEDED
+    ({(deployment, param_set): ids}) gets the runs that bring it to the
+    round's planned count, nrun + (ROUND_NUMBER - 1) x STEP (nrun: its runs
+    of round 1) and at most NRUN_MAX: STEP more when it had every round
+    before, more when it sat some out; none after the last planned look
+    (looks_planned), so that no campaign looks more often than it planned,
+    whatever its rounds needed. They are numbered on from its last run, with their
     seeds; run number outermost as in gen.runs.plan_runs. Each new run's
     "ids" are the experiments it holds."""
-    last, first_run = {}, {}
+    last, first_run, first_round = {}, {}, {}
     for run in runs:
         key = context_of(run)
         last[key] = max(last.get(key, 0), int(run["run"]))
         first_run.setdefault(key, run)
-    count = {key: min(step, nrun_max - last[key]) for key in last if needed.get(key) and last[key] < nrun_max}
+        if int(run.get("round") or 1) == 1:
+            first_round[key] = first_round.get(key, 0) + 1
+    nrun = {key: first_round.get(key, last[key]) for key in last}
+    planned = {key: min(nrun[key] + (round_number - 1) * step, nrun_max) for key in last
+               if round_number <= looks_planned(nrun[key], step, nrun_max)}
+    count = {key: planned[key] - last[key] for key in planned if needed.get(key) and last[key] < planned[key]}
     new = []
     for k in range(max(count.values(), default=0)):
         for key, template in first_run.items():

@@ -47,6 +47,8 @@ def applies(reg, parameter, op, topology, row=None, layout=None):
         return moves and not (parameter == "msize" and layout and layouts.msize_derived(reg, layout))
     if where == "arrival patterns":
         return (row or {}).get("arrival") not in (None, "none")
+    if where == "twins":
+        return (row or {}).get("twin") == 1
     if where in reg.arrivals:
         return (row or {}).get("arrival") == where
     names = where.split()

@@ -12,6 +12,9 @@
     nrun_max = 30                                       adaptive: the most runs per deployment and set
     nrun_step = 5                                       adaptive: runs added per round (default: nrun)
     hold_ratio = 1.05                                   a test holds below it (default: the ratio threshold)
+    blocks = 10                                         interleaved rounds per run (default: nrep/4, at most 10)
+    warmup = 1                                          warm-up repetitions before each round's (default 1)
+    aa = yes                                            A/A self-check: a twin of every experiment (or a share: 0.25)
 
     [param_set intermediate256]                         a library parameter set (optional, repeatable)
     coll_tuned_use_dynamic_rules = true
@@ -149,6 +152,47 @@ def bounded_integer(name):
     return parse
 
 
+def parse_blocks(text):
+    """Interleaved rounds per run: a count within limits.csv's blocks (at most
+    nrep: checked with nrep, check_rounds), or `auto` (default_blocks)."""
+    if text == "auto":
+        return 0
+    value = parse_integer(text, 1)
+    problem = registry.load().check_bound("blocks", value, "")
+    if problem:
+        raise ValueProblem(problem)
+    return value
+
+
+def default_blocks(nrep):
+    """blocks = auto: nrep / round_reps rounds (registry/limits.csv), at most
+    blocks_default_max, at least 1: 50 repetitions -> 10 rounds of 5, 8 -> 2 of 4."""
+    reg = registry.load()
+    return max(1, min(reg.limits["blocks_default_max"], nrep // reg.limits["round_reps"]))
+
+
+def parse_warmup(text):
+    value = parse_integer(text, 0)
+    problem = registry.load().check_bound("warmup", value, "")
+    if problem:
+        raise ValueProblem(problem)
+    return value
+
+
+def parse_aa(text):
+    """The A/A self-check: yes (a twin of every experiment), no, or the share
+    of experiments that get a twin (0 < share <= 1; drawn with the campaign seed)."""
+    if text in ("yes", "no"):
+        return 1.0 if text == "yes" else 0.0
+    try:
+        share = float(text)
+    except ValueError:
+        raise ValueProblem(f"'{text}' is not yes, no or a share of the experiments (0 < share <= 1)") from None
+    if not 0 < share <= 1:
+        raise ValueProblem(f"{text} is not a share of the experiments (0 < share <= 1)")
+    return share
+
+
 def parse_hold_ratio(text):
     try:
         value = float(text)
@@ -170,7 +214,8 @@ PARSERS = {"description": str, "deployments": parse_deployments, "nrun": parse_n
            "nrep": parse_nrep, "time_limit": bounded_time("time_limit"), "seed": parse_seed,
            "env": parse_env_name, "experiments_time_limit": bounded_time("experiments_time_limit"),
            "adaptive": parse_yes_no, "nrun_max": bounded_integer("nrun_max"),
-           "nrun_step": bounded_integer("nrun_step"), "hold_ratio": parse_hold_ratio}
+           "nrun_step": bounded_integer("nrun_step"), "hold_ratio": parse_hold_ratio,
+           "blocks": parse_blocks, "warmup": parse_warmup, "aa": parse_aa}
 
 
 @dataclasses.dataclass
@@ -189,6 +234,9 @@ class Settings:
     nrun_max: int = 0           # adaptive: runs per deployment and set at most (0: not set)
     nrun_step: int = 0          # adaptive: runs added per round (0: not set, nrun)
     hold_ratio: float = 0.0     # a test holds below it (0: not set, the ratio threshold)
+    blocks: int = 0             # interleaved rounds per run (0: auto, default_blocks(nrep))
+    warmup: int = dataclasses.field(default_factory=lambda: registry.load().bounds["warmup"].default)
+    aa: float = 0.0             # share of the experiments with an A/A twin (0: none)
     param_sets: dict = dataclasses.field(default_factory=dict)  # name -> {parameter: value}
     param_set_library: dict = dataclasses.field(default_factory=dict)  # name -> the only library it is for
     sources: dict = dataclasses.field(default_factory=dict)     # setting -> where it was given
@@ -202,7 +250,12 @@ class Settings:
                 "param_sets": self.param_sets, "param_set_library": self.param_set_library,
                 "adaptive": self.adaptive, "nrun_max": self.nrun_max or None,
                 "nrun_step": self.nrun_step or None, "hold_ratio": self.hold_ratio or None,
+                "blocks": self.rounds(), "warmup": self.warmup, "aa": self.aa or None,
                 "sources": self.sources}
+
+    def rounds(self):
+        """The interleaved rounds of every run: blocks, or its default for nrep."""
+        return self.blocks or default_blocks(self.nrep)
 
 
 def apply_setting(settings, key, text, where):
@@ -346,8 +399,17 @@ def apply_overrides(settings, overrides):
         settings.param_sets = {n: settings.param_sets[n] for n in overrides.param_sets}
         settings.sources["param_sets"] = "--set"
     check_rounds(settings)
+    check_blocks(settings)
     check_run_count(settings)
     return settings
+
+
+def check_blocks(settings):
+    """blocks at most nrep: every round needs a repetition of every experiment."""
+    if settings.blocks > settings.nrep:
+        where = ", ".join(f"{k} from {settings.sources.get(k, 'campaign.conf')}" for k in ("blocks", "nrep"))
+        raise NbhError(f"blocks {settings.blocks} is more than nrep {settings.nrep} ({where}): every round needs "
+                       "at least one repetition of every experiment; use blocks <= nrep")
 
 
 def check_rounds(settings):

@@ -34,7 +34,19 @@ struct experiment {
     double arrival_us;     /* its maximum delay d */
     int late_rank;         /* one_late: the late process (rank of the topology communicator) */
     enum sync sync;        /* how repetitions start (sync/sync.h) */
+    long blocks;    /* interleaved rounds the nrep repetitions are spread over (rounds.h) */
+    long first_round;  /* the first of them this input measures (a resumed attempt's: later) */
+    long warmup;    /* repetitions before each round's timed ones, left out of the statistics */
+    int twin;       /* 1: an A/A twin of experiment twin_of */
+    long twin_of;   /* a twin's original, whose seeds it draws; -1 for an original */
     int line;       /* line in the input file, for messages */
 };
+
+/* The id an experiment's processes derive their seeds from: a twin draws
+ * what its original draws. */
+static inline long experiment_seed_id(const struct experiment *e)
+{
+    return e->twin ? e->twin_of : e->id;
+}
 
 #endif

@@ -15,6 +15,7 @@
 #include "loop_report.h"
 #include "pairing.h"
 #include "reorder_record.h"
+#include "rounds.h"
 #include "setups/setup.h"
 #include "sync/sync.h"
 #include "timing_loop.h"
@@ -190,8 +191,22 @@ static void close_topology(struct run_context *ctx)
     free(ctx->recv_tags);
 }
 
-int experiment_run(const struct experiment *e, const struct run_settings *settings, struct output *out,
-                   long *findings_total)
+/* The slowest process's seconds and work of the valid attempts of reps,
+ * on rank 0 (n of them); NULL elsewhere. */
+static double *slowest_of(const struct run_context *ctx, const struct repetitions *reps)
+{
+    size_t n = (size_t)reps->valid_count;
+    double *mine = malloc(sizeof(double) * 2 * (n + 1)), *all = malloc(sizeof(double) * 2 * (n + 1));
+    for (long i = 0, k = 0; i < reps->attempts; i++)
+        if (reps->valid[i])
+            mine[k] = reps->seconds[i], mine[n + (size_t)k++] = reps->work[i];
+    MPI_Reduce(mine, all, 2 * (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx->base);
+    free(mine);
+    return all;
+}
+
+int experiment_run(const struct experiment *e, const struct round_slot *slot, const struct run_settings *settings,
+                   struct output *out, long *findings_total)
 {
     struct run_context ctx;
     memset(&ctx, 0, sizeof(ctx));
@@ -199,19 +214,21 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     ctx.base = settings->base;
     ctx.work = countdown_steps(e->work_us, settings->countdown_rate);
     topology_builder(e->topology)(e, ctx.base, &ctx.hood);
+    int first_round = slot->round == e->first_round;  /* this input's first round of it */
 
     struct findings findings, *check = settings->validate ? &findings : NULL;
     if (check)
         findings_init(check);
     int comm_rank = open_topology(&ctx, check);
-    if (e->reorder)
+    if (e->reorder && first_round)
         reorder_record(ctx.base, comm_rank, e, out);
-    if (settings->dump_lists)
+    if (settings->dump_lists && first_round)
         dump_lists(&ctx, comm_rank, out);
 
     struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .type_size = -1,
                                .type_extent = -1, .commit_seconds = -1, .sync_seconds = -1};
     if (e->work_factor > 0) {
+        /* timed once per run, in the experiment's first round (work_factor.c keeps it) */
         struct work_plan plan;
         work_factor_plan(&ctx, e->work_factor, settings->countdown_rate, &plan);
         ctx.work = plan.steps;
@@ -236,12 +253,17 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
     arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs);
     arrival.yield = clock_host_oversubscribed(ctx.base);  /* asked once per run */
     sync.method->prepare(&sync, &ctx, s, &arrival);
-    struct repetitions reps;
-    repetitions_run(&ctx, s, &sync, arrival_delays(&arrival) ? &arrival : NULL, check, e->nrep, &reps);
+    struct arrival_plan *delays = arrival_delays(&arrival) ? &arrival : NULL;
+    struct repetitions warm, reps;
+    memset(&warm, 0, sizeof(warm));
+    if (e->warmup > 0)
+        repetitions_run(&ctx, s, &sync, delays, check, e->warmup, &warm);
+    repetitions_run(&ctx, s, &sync, delays, check, slot->reps, &reps);
     sync.method->finish(&sync, &ctx);
     s->release(&ctx);
     if (settings->loop_report)  /* over every attempt: a clock start's waits for its windows count too */
         loop_report(ctx.base, e->id, reps.attempts, reps.loop_seconds, reps.seconds);
+    double *warm_slowest = e->warmup > 0 ? slowest_of(&ctx, &warm) : NULL;
 
     /* The valid repetitions, in order (with the barrier: all): time, work
      * and delay side by side, reduced to the slowest process's at once. */
@@ -270,28 +292,33 @@ int experiment_run(const struct experiment *e, const struct run_settings *settin
         *findings_total = findings_report(check, ctx.base, &out->findings, e);
         findings_free(check);
     }
-    if (base_rank == 0 && (long)n < e->nrep)
-        fprintf(stderr, "nbh-kernel: experiment %ld: %ld of %ld repetitions started in their windows in "
-                "%ld attempts; the results keep those\n", e->id, (long)n, e->nrep, reps.attempts);
-    /* Every table gets this experiment whole, or none of it does; everyone
-     * learns the verdict, so a full disk stops all processes alike. */
+    if (base_rank == 0 && (long)n < slot->reps)
+        fprintf(stderr, "nbh-kernel: experiment %ld, round %d: %ld of %ld repetitions started in their windows "
+                "in %ld attempts; the results keep those\n", e->id, slot->round, (long)n, slot->reps,
+                reps.attempts);
+    /* Every table gets this round of the experiment whole, or none of it
+     * does; everyone learns the verdict, so a full disk stops all
+     * processes alike. */
     int status = 0;
     if (base_rank == 0) {
-        if (e->order == ORDER_RAND || e->arrival == ARRIVAL_uniform)
+        if ((e->order == ORDER_RAND || e->arrival == ARRIVAL_uniform) && first_round)
             output_seeds(out, e, ctx.nprocs);
-        struct experiment kept = *e;
-        kept.nrep = (long)n;
-        output_results(out, &kept, slowest, slowest_work, slowest_delay);
+        if (warm_slowest)
+            output_warmup(out, e, slot->round, warm.valid_count, warm_slowest, warm_slowest + warm.valid_count);
+        output_results(out, e, slot, (long)n, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
+        prep.reps = (long)n;
         if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout || prep.sync_seconds >= 0)
-            output_preparation(out, e, &prep);
+            output_preparation(out, e, slot->round, &prep);
         if (ranks)
-            output_ranks(out, e, ctx.nprocs, ranks);
+            output_ranks(out, e, slot->round, ctx.nprocs, ranks);
         status = output_end_experiment(out);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
     free(ranks);
     free(seconds);
+    free(warm_slowest);
+    repetitions_free(&warm);
     repetitions_free(&reps);
     close_topology(&ctx);
     return status;

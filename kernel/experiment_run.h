@@ -5,6 +5,7 @@
 
 #include "experiment.h"
 #include "output.h"
+#include "rounds.h"
 
 struct run_settings {
     MPI_Comm base;
@@ -16,13 +17,16 @@ struct run_settings {
     int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
 };
 
-/* Runs one experiment on every process of base: builds the neighborhood
- * and the topology communicator, times nrep repetitions, reduces the times
- * (MAX over processes) to rank 0, which writes them. Sets the number of
- * data-check findings; returns 0, or on every process the errno of an
+/* Runs one round of an experiment on every process of base (rounds.h):
+ * builds the neighborhood, the topology communicator and the setup afresh
+ * (buffers, datatypes, persistent requests), times the experiment's warm-up
+ * and then the slot's repetitions, frees it all again, reduces the times
+ * (MAX over processes) to rank 0, which writes them. Only the busy work a
+ * work_factor gives is kept across rounds (work_factor.c). Sets the number
+ * of data-check findings; returns 0, or on every process the errno of an
  * output that could not be written (rank 0 has the message in out->error;
- * no table holds any of the experiment). */
-int experiment_run(const struct experiment *e, const struct run_settings *settings, struct output *out,
-                   long *findings_total);
+ * no table holds any of the round). */
+int experiment_run(const struct experiment *e, const struct round_slot *slot, const struct run_settings *settings,
+                   struct output *out, long *findings_total);
 
 #endif

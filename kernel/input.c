@@ -102,14 +102,17 @@ static int is_blank_or_comment(const char *line)
  * without work_factor means no work factor; one without graph and weights
  * has no graph experiment; one without the layout's columns moves
  * contiguous data; one without arrival, arrival_us, late_rank and sync
- * starts at the barrier without delays. Every other parameter must be
- * named. */
+ * starts at the barrier without delays; one without blocks, warmup, twin
+ * and twin_of measures each experiment in one round without warm-up and
+ * has no twins. Every other parameter must be named. */
 static int may_be_absent(int k)
 {
     static const int later[] = {PARAMETER_work_factor, PARAMETER_graph,    PARAMETER_weights,    PARAMETER_layout,
                                 PARAMETER_type_constructor, PARAMETER_packing, PARAMETER_unit,   PARAMETER_unit2,
                                 PARAMETER_stride,      PARAMETER_stride2,  PARAMETER_halo_n,     PARAMETER_matrix_n,
-                                PARAMETER_arrival,     PARAMETER_arrival_us, PARAMETER_late_rank, PARAMETER_sync};
+                                PARAMETER_arrival,     PARAMETER_arrival_us, PARAMETER_late_rank, PARAMETER_sync,
+                                PARAMETER_blocks,      PARAMETER_first_round, PARAMETER_warmup,  PARAMETER_twin,
+                                PARAMETER_twin_of};
     for (size_t i = 0; i < sizeof(later) / sizeof(later[0]); i++)
         if (k == later[i])
             return 1;
@@ -384,6 +387,29 @@ static int parse_arrival(struct parser *p, char **fields, struct experiment *e)
     return 0;
 }
 
+/* blocks (default 1, at most nrep: every round needs a repetition),
+ * first_round (default 1, at most blocks), warmup (default 0), twin
+ * (default 0) and twin_of: required for a twin,
+ * empty for an original; that it names an original of the file is
+ * checked once every line is read (check_twins). */
+static int parse_rounds(struct parser *p, char **fields, struct experiment *e)
+{
+    e->blocks = 1, e->first_round = 1, e->warmup = 0, e->twin_of = -1;
+    TRY(parse_long(p, PARAMETER_blocks, CELL(blocks), LONG_MAX, &e->blocks));
+    if (e->blocks > e->nrep)
+        return fail(p, "blocks", "%ld rounds for nrep %ld repetitions: every round needs at least one "
+                    "repetition (blocks at most nrep)", e->blocks, e->nrep);
+    TRY(parse_long(p, PARAMETER_first_round, CELL(first_round), e->blocks, &e->first_round));
+    TRY(parse_long(p, PARAMETER_warmup, CELL(warmup), LONG_MAX, &e->warmup));
+    long twin = 0;
+    TRY(parse_long(p, PARAMETER_twin, CELL(twin), LONG_MAX, &twin));
+    e->twin = (int)twin;
+    if (!e->twin)
+        return must_be_empty(p, "twin_of", CELL(twin_of), "an original (twin 0)");
+    return required(p, parse_long(p, PARAMETER_twin_of, CELL(twin_of), LONG_MAX, &e->twin_of), "twin_of",
+                    "for a twin (the id of its original)");
+}
+
 static int parse_row(struct parser *p, char **fields, struct experiment *e)
 {
     long v;
@@ -506,6 +532,7 @@ static int parse_row(struct parser *p, char **fields, struct experiment *e)
 
     TRY(required(p, parse_long(p, PARAMETER_nrep, CELL(nrep), LONG_MAX, &e->nrep),
                  "nrep", "on every line"));
+    TRY(parse_rounds(p, fields, e));
     TRY(parse_seed(p, CELL(seed), &e->seed));
     TRY(parse_graph(p, fields, e));
     TRY(parse_arrival(p, fields, e));
@@ -539,6 +566,34 @@ static int check_unique_ids(struct parser *p, const struct input *in)
         }
     }
     free(ids);
+    return status;
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const struct id_line *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Every twin's original is an experiment of the file, and no twin. */
+static int check_twins(struct parser *p, const struct input *in)
+{
+    struct id_line *originals = malloc(sizeof(*originals) * (size_t)(in->count + 1));
+    int n = 0, status = 0;
+    for (int i = 0; i < in->count; i++)
+        if (!in->experiments[i].twin)
+            originals[n++] = (struct id_line){in->experiments[i].id, in->experiments[i].line};
+    qsort(originals, (size_t)n, sizeof(*originals), by_id);
+    for (int i = 0; i < in->count && status == 0; i++) {
+        const struct experiment *e = &in->experiments[i];
+        struct id_line key = {e->twin_of, 0};
+        if (e->twin && !bsearch(&key, originals, (size_t)n, sizeof(*originals), by_id)) {
+            p->line = e->line;
+            status = fail(p, "twin_of", "%ld is no experiment of this file that is an original (twin 0)",
+                          e->twin_of);
+        }
+    }
+    free(originals);
     return status;
 }
 
@@ -597,6 +652,8 @@ int input_parse(const char *path, const char *text, size_t size, const struct in
         status = fail(&p, NULL, "no experiments after the header");
     if (status == 0)
         status = check_unique_ids(&p, out);
+    if (status == 0)
+        status = check_twins(&p, out);
     if (status != 0)
         input_free(out);
     return status;

@@ -18,6 +18,7 @@
 #include "operations_report.h"
 #include "output.h"
 #include "provenance.h"
+#include "rounds.h"
 #include "sync/sync_report.h"
 
 #ifndef NBH_VERSION
@@ -386,6 +387,38 @@ static int open_outputs(struct output *out, const struct options *o, const struc
     return 0;
 }
 
+/* Every round of the run (rounds.h): each experiment's part of it, in the
+ * round's order; after each round what rank 0 wrote goes to disk. An
+ * experiment is done after its last round. Returns 0, or the errno of an
+ * output that could not be written (on every process). */
+static int run_rounds(const struct input *in, const struct run_settings *settings, struct output *out,
+                      struct provenance *prov)
+{
+    int rank, status = 0, rounds = rounds_of_input(in);
+    MPI_Comm_rank(settings->base, &rank);
+    int *order = malloc(sizeof(int) * (size_t)(in->count + 1));
+    for (int round = 1; round <= rounds && status == 0; round++) {
+        round_order(in, round, order);
+        for (int i = 0; i < in->count && status == 0; i++) {
+            const struct experiment *e = &in->experiments[order[i]];
+            struct round_slot slot = round_slot(e, round);
+            if (slot.reps == 0)
+                continue;
+            long findings = 0;
+            status = experiment_run(e, &slot, settings, out, &findings);
+            if (status == 0) {
+                prov->findings += findings;
+                prov->experiments_done += round == e->blocks;
+            }
+        }
+        if (status == 0 && rank == 0)
+            status = output_sync(out);
+        MPI_Bcast(&status, 1, MPI_INT, 0, settings->base);
+    }
+    free(order);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     /* Before MPI_Init: `make` asks this of the binary without a launcher. */
@@ -462,14 +495,7 @@ int main(int argc, char **argv)
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
                                    .dump_lists = opt.dump_lists, .dump_delays = opt.dump_delays,
                                    .ranks = has_arrival(&in), .loop_report = opt.loop_report};
-    for (int i = 0; i < in.count && status == 0; i++) {
-        long findings = 0;
-        status = experiment_run(&in.experiments[i], &settings, &out, &findings);
-        if (status == 0) {
-            prov.findings += findings;
-            prov.experiments_done++;
-        }
-    }
+    status = run_rounds(&in, &settings, &out, &prov);
 
     provenance_peak_memory(&prov, base);
     if (rank == 0) {

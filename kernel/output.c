@@ -10,17 +10,19 @@
 
 static const char *const suffixes[] = {".results.csv", ".prov.json", ".cvars.csv", ".findings.csv",
                                        ".seeds.csv", ".lists.csv", ".reorder.csv",
-                                       ".preparation.csv", ".ranks.csv", ".delays.csv"};
+                                       ".preparation.csv", ".ranks.csv", ".delays.csv", ".warmup.csv"};
 
-enum { TABLES = 8 };
+enum { TABLES = 9 };
 
 /* Every table of O, for what is done to all of them alike. */
 static void tables_of(struct output *o, struct table *tables[TABLES])
 {
-    struct table *all[TABLES] = {&o->results, &o->findings, &o->seeds,       &o->lists,
-                                 &o->reorder, &o->preparation, &o->ranks, &o->delays};
+    struct table *all[TABLES] = {&o->results, &o->findings,    &o->seeds, &o->lists, &o->reorder,
+                                 &o->preparation, &o->ranks, &o->delays, &o->warmup};
     memcpy(tables, all, sizeof(all));
 }
+
+static int create_side_table(struct output *o, struct table *t, const char *suffix, const char *header);
 
 void output_path(const char *prefix, const char *suffix, char *out, size_t size)
 {
@@ -64,12 +66,12 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
     }
     o->delay_column = ranks;
     if (open_table(o, &o->results, 1, ".results.csv",
-                   ranks ? "id,rep,seconds,work_seconds,delay_seconds\n" : "id,rep,seconds,work_seconds\n") != 0 ||
+                   ranks ? "id,rep,round,seconds,work_seconds,delay_seconds\n" : "id,rep,round,seconds,work_seconds\n") != 0 ||
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
         open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor,count\n") != 0 ||
-        open_table(o, &o->ranks, ranks, ".ranks.csv", "id,rank,seconds,delay_seconds,role\n") != 0 ||
+        open_table(o, &o->ranks, ranks, ".ranks.csv", "id,round,rank,seconds,delay_seconds,role\n") != 0 ||
         open_table(o, &o->delays, dump_delays, ".delays.csv", "id,rank,attempt,rep,delay_us\n") != 0) {
         output_discard(o);
         return -1;
@@ -77,19 +79,33 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
     return 0;
 }
 
-void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                   const double *work_seconds, const double *delay_seconds)
+void output_results(struct output *o, const struct experiment *e, const struct round_slot *slot, long n,
+                    const double *seconds, const double *work_seconds, const double *delay_seconds)
 {
-    size_t capacity = (size_t)e->nrep * 90 + 1, used = 0;
+    size_t capacity = (size_t)n * 110 + 1, used = 0;
     char *text = malloc(capacity);
-    for (long i = 0; i < e->nrep; i++) {
-        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%.9e,%.9e", e->id, i, seconds[i],
-                                 work_seconds[i]);
+    for (long i = 0; i < n; i++) {
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%ld,%d,%.9e,%.9e", e->id, slot->first_rep + i,
+                                 slot->round, seconds[i], work_seconds[i]);
         if (o->delay_column)
             used += (size_t)snprintf(text + used, capacity - used, ",%.9e", delay_seconds[i]);
         text[used++] = '\n';
     }
     table_append(&o->results, text, used);
+    free(text);
+}
+
+void output_warmup(struct output *o, const struct experiment *e, int round, long n, const double *seconds,
+                   const double *work_seconds)
+{
+    if (create_side_table(o, &o->warmup, ".warmup.csv", "id,round,rep,seconds,work_seconds\n") != 0)
+        return;
+    size_t capacity = (size_t)n * 90 + 1, used = 0;
+    char *text = malloc(capacity);
+    for (long i = 0; i < n; i++)
+        used += (size_t)snprintf(text + used, capacity - used, "%ld,%d,%ld,%.9e,%.9e\n", e->id, round,
+                                 (round - 1) * e->warmup + i, seconds[i], work_seconds[i]);
+    table_append(&o->warmup, text, used);
     free(text);
 }
 
@@ -99,7 +115,7 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
     size_t size = 0;
     FILE *rows = open_memstream(&text, &size);
     for (int r = 0; r < nprocs; r++)
-        fprintf(rows, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, e->id, r));
+        fprintf(rows, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, experiment_seed_id(e), r));
     fclose(rows);
     table_append(&o->seeds, text, size);
     free(text);
@@ -171,19 +187,19 @@ void output_reorder(struct output *o, const struct experiment *e, int ranks_chan
     table_append(&o->reorder, row, (size_t)length);
 }
 
-void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p)
+void output_preparation(struct output *o, const struct experiment *e, int round, const struct preparation *p)
 {
     if (create_side_table(o, &o->preparation, ".preparation.csv",
-                          "id,op,init_seconds,work_reference,work_reference_seconds,"
+                          "id,round,op,init_seconds,work_reference,work_reference_seconds,"
                           "work_reference_id,work_factor,work_us,type_size,type_extent,commit_seconds,"
                           "type_check,sync,sync_seconds,window_seconds,offset_spread_seconds,start_skew_seconds,"
-                          "invalid_reps\n") != 0)
+                          "invalid_reps,reps\n") != 0)
         return;
     char *text = NULL;
     size_t size = 0;
     FILE *row = open_memstream(&text, &size);
     const struct operation_info *op = &operation_table[e->op];
-    fprintf(row, "%ld,%s", e->id, op->name);
+    fprintf(row, "%ld,%d,%s", e->id, round, op->name);
     cell(row, p->init_seconds, "%.9e");
     fprintf(row, ",%s", p->reference_seconds >= 0 ? operation_table[op->work_reference].name : "");
     cell(row, p->reference_seconds, "%.9e");
@@ -202,23 +218,39 @@ void output_preparation(struct output *o, const struct experiment *e, const stru
     cell(row, p->sync_seconds >= 0 ? p->offset_spread : -1, "%.9e");
     cell(row, p->sync_seconds >= 0 ? p->start_skew : -1, "%.9e");
     cell(row, p->sync_seconds >= 0 ? (double)p->invalid : -1, "%.0f");
-    fputc('\n', row);
+    fprintf(row, ",%ld\n", p->reps);
     fclose(row);
     table_append(&o->preparation, text, size);
     free(text);
 }
 
-void output_ranks(struct output *o, const struct experiment *e, int n, const struct rank_row *rows)
+void output_ranks(struct output *o, const struct experiment *e, int round, int n, const struct rank_row *rows)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *f = open_memstream(&text, &size);
     for (int i = 0; i < n; i++)
-        fprintf(f, "%ld,%d,%.9e,%.9e,%s\n", e->id, rows[i].rank, rows[i].seconds, rows[i].delay_seconds,
-                rows[i].role);
+        fprintf(f, "%ld,%d,%d,%.9e,%.9e,%s\n", e->id, round, rows[i].rank, rows[i].seconds,
+                rows[i].delay_seconds, rows[i].role);
     fclose(f);
     table_append(&o->ranks, text, size);
     free(text);
+}
+
+int output_sync(struct output *o)
+{
+    struct table *tables[TABLES];
+    tables_of(o, tables);
+    for (int i = 0; i < TABLES; i++) {
+        char message[sizeof(o->error)];
+        int err = table_sync(tables[i], message, sizeof(message));
+        if (err) {
+            snprintf(o->error, sizeof(o->error), "%s", message);
+            o->error_number = err;
+            return err;
+        }
+    }
+    return 0;
 }
 
 void output_close(struct output *o)

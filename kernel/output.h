@@ -1,7 +1,10 @@
 /* The kernel's output files, all written by rank 0 under one prefix:
- *   PREFIX.results.csv   id,rep,seconds,work_seconds: nrep rows per
- *                        experiment; with arrival patterns in the input also
+ *   PREFIX.results.csv   id,rep,round,seconds,work_seconds: nrep rows per
+ *                        experiment, written round by round (rounds.h);
+ *                        with arrival patterns in the input also
  *                        delay_seconds (the slowest process's delay)
+ *   PREFIX.warmup.csv    id,round,rep,seconds,work_seconds: the warm-up
+ *                        repetitions before each round's timed ones
  *   PREFIX.preparation.csv  per experiment with a persistent operation, a
  *                        work_factor, a layout or sync = clock: the _init
  *                        time, the work_reference's time and the work it
@@ -18,16 +21,19 @@
  *                        (inputs with an arrival pattern)
  *   PREFIX.delays.csv    id,rank,attempt,rep,delay_us: the delays the arrival
  *                        pattern gave (--dump-delays)
- * None is ever overwritten: an existing file is an error before anything
- * runs. Every table gets an experiment's rows whole or not at all
- * (whole_output.h): output_end_experiment commits them in every table, or
- * cuts every table back to the experiment before. */
+ * The per-experiment tables (preparation, ranks, findings) have a row per
+ * experiment and round. None is ever overwritten: an existing file is an
+ * error before anything runs. Every table gets an experiment's rows of one
+ * round whole or not at all (whole_output.h): output_end_experiment
+ * commits them in every table, or cuts every table back to the experiment
+ * before; output_sync puts them on disk after each round. */
 #ifndef NBH_OUTPUT_H
 #define NBH_OUTPUT_H
 
 #include <stdio.h>
 
 #include "experiment.h"
+#include "rounds.h"
 #include "whole_output.h"
 
 struct output {
@@ -40,6 +46,7 @@ struct output {
     struct table preparation; /* created at the first experiment that has one */
     struct table ranks;      /* fd -1 unless the input has an arrival pattern */
     struct table delays;     /* fd -1 unless dumping delays */
+    struct table warmup;     /* created at the first warm-up repetition */
     int delay_column;        /* results have delay_seconds (the input has an arrival pattern) */
     char error[4400];        /* the message of the first failure */
     int error_number;        /* its errno (output_error_is_no_space) */
@@ -61,6 +68,8 @@ struct preparation {
     double offset_spread;      /* largest minus smallest estimated offset to rank 0 */
     double start_skew;         /* median over valid repetitions of the latest start after the window's */
     long invalid;              /* repetitions some process started late, left out */
+    long reps;                 /* the repetitions of the round written to the results (fewer than
+                                * the round's share where a clock start's missed their windows) */
 };
 
 /* One process's row of PREFIX.ranks.csv. */
@@ -76,20 +85,28 @@ struct rank_row {
  * 0, or -1 with the message in o->error (nothing is left behind). */
 int output_open(struct output *o, const char *prefix, int validate, int dump_lists, int seeds, int ranks,
                 int dump_delays);
-/* Appends one experiment's rows to the results table: seconds,
- * work_seconds and (with the delay column) delay_seconds, each the slowest
- * process's, per repetition. */
-void output_results(struct output *o, const struct experiment *e, const double *seconds,
-                    const double *work_seconds, const double *delay_seconds);
-/* Appends what an experiment measured before its repetitions. */
-void output_preparation(struct output *o, const struct experiment *e, const struct preparation *p);
-/* Appends an experiment's rows of PREFIX.ranks.csv, n processes in rank order. */
-void output_ranks(struct output *o, const struct experiment *e, int n, const struct rank_row *rows);
+/* Appends the n rows of an experiment's round to the results table:
+ * seconds, work_seconds and (with the delay column) delay_seconds, each the
+ * slowest process's, per repetition, numbered from slot->first_rep. */
+void output_results(struct output *o, const struct experiment *e, const struct round_slot *slot, long n,
+                    const double *seconds, const double *work_seconds, const double *delay_seconds);
+/* Appends the n warm-up repetitions of an experiment's round (the slowest
+ * process's times), numbered from (round - 1) x warmup. */
+void output_warmup(struct output *o, const struct experiment *e, int round, long n, const double *seconds,
+                   const double *work_seconds);
+/* Appends what an experiment measured before its repetitions of a round. */
+void output_preparation(struct output *o, const struct experiment *e, int round, const struct preparation *p);
+/* Appends an experiment's rows of PREFIX.ranks.csv for a round, n
+ * processes in rank order. */
+void output_ranks(struct output *o, const struct experiment *e, int round, int n, const struct rank_row *rows);
 /* Appends the seed of every process of a RAND or uniform experiment. */
 void output_seeds(struct output *o, const struct experiment *e, int nprocs);
 /* Commits the experiment's rows in every table, or (after a failed write)
  * cuts every table back to before it: 0, or the errno with o->error. */
 int output_end_experiment(struct output *o);
+/* fsync of every table: what is committed survives a node that dies (the
+ * kernel calls it after each round). 0, or the errno with o->error. */
+int output_sync(struct output *o);
 /* Removes every table (a run that stops before measuring leaves nothing). */
 void output_discard(struct output *o);
 /* Records how many processes a reorder = 1 experiment's topology renumbered. */

@@ -97,6 +97,15 @@ int table_rollback(struct table *t, char *error, size_t size)
     return err;
 }
 
+int table_sync(struct table *t, char *error, size_t size)
+{
+    if (t->fd < 0 || fsync(t->fd) == 0 || errno == EINVAL || errno == EROFS)
+        return 0;
+    int err = errno;
+    describe(t->path, "sync", err, error, size);
+    return err;
+}
+
 void table_close(struct table *t)
 {
     if (t->fd >= 0)

@@ -41,6 +41,10 @@ void table_commit(struct table *t);
 /* Cuts the table back to its last committed group. If an append had failed,
  * writes the message naming the table and returns that errno; else 0. */
 int table_rollback(struct table *t, char *error, size_t size);
+/* fsync: the committed groups reach the disk (on a shared file system,
+ * the servers). 0, or the errno with the message. EINVAL (a file that
+ * cannot be synced, a pipe) is no error. */
+int table_sync(struct table *t, char *error, size_t size);
 void table_close(struct table *t);
 /* Removes a table the kernel created (nothing measured yet). */
 void table_discard(struct table *t);

@@ -4,8 +4,8 @@ undecided tests need (gen/rounds.py), until no test is open or the budget
 of nrun_max runs per deployment and parameter set is spent.
 
 The look is the analyzer's (analyze/adaptive_look.R): it assesses the
-campaign's assessment.conf with the thresholds of one look (the p
-threshold and the interval's error spent over the planned looks,
+campaign's assessment.conf, each test with the thresholds of its look
+(the p threshold and the interval's error spent on the runs it has,
 analyze/assess/decisions.R) on a view of the workspace laid out as an
 archive: the done runs, their attempts' results merged as `archive` merges
 them (workflow/archive.py results_of), in a folder removed afterwards. Its
@@ -24,13 +24,13 @@ from gen import records, rounds, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import now_utc, write_csv
-from workflow import archive
+from workflow import archive, result_rows
 
 LOOKS = "looks"
 LOOK_EXIT_FAILED = 1
 # What adaptive.json must hold to be read (gen/rounds.py plan()).
 RECORD_FIELDS = {"rule": str, "looks_planned": int, "nrun": int, "nrun_step": int, "nrun_max": int,
-                 "p_look": float, "looks": list, "state": str}
+                 "looks": list, "state": str}
 VIEW_RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library", "state",
                     "round", "experiments_total"]
 
@@ -94,19 +94,21 @@ def make_view(workspace, info, statuses, folder, dry=False):
     """FOLDER becomes the workspace as an archive of the done runs in
     STATUSES (dry: of every planned run, without results), as
     analyze/input/read_archive.R reads one."""
-    for name in ("experiments.csv", "param_sets.csv", rounds.RECORD):
+    for name in ("experiments.csv", "param_sets.csv"):
         whole_files.copy_file(workspace.path / name, folder / name)
+    if record_path(workspace).is_file():  # not yet before the first look of a campaign made adaptive by --adaptive
+        whole_files.copy_file(record_path(workspace), folder / rounds.RECORD)
     whole_files.copy_tree(workspace.campaign, folder / "campaign")
     whole_files.make_directory(folder / "env")
     whole_files.copy_file(workspace.env / info["env"], folder / "env" / info["env"])
     whole_files.make_directory(folder / "results")
-    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    expected = result_rows.Expected.of(workspace.experiments())
     if dry:
         rows = [dict(run, library=info["library"], state="pending") for run in workspace.runs()]
     else:
         rows = []
         for status in statuses:
-            archive.results_of(status, folder / "results", nrep_of)
+            archive.results_of(status, folder / "results", expected)
             rows.append(dict(status.run, library=info["library"], state=status.state))
     write_csv(folder / "runs.csv", VIEW_RUN_COLUMNS, [dict(row, round=round_of(row)) for row in rows])
     checks = [] if dry else archive.param_set_check(info, statuses, folder)
@@ -164,7 +166,7 @@ def look(workspace, info, record, statuses, number):
     runs = workspace.runs()
     entry = {"round": number, "at": now_utc(), "runs": len(runs),
              "experiment_runs": sum(int(r["experiments_total"]) for r in runs),
-             **{k: found[k] for k in ("tests", "violated", "holds", "open")},
+             **{k: found[k] for k in ("tests", "violated", "holds", "open", "p_look", "ci_level_look")},
              "guidelines": found["guidelines"], "warnings": len(found.get("warnings", []))}
     record["looks"] = [e for e in record["looks"] if e["round"] != number] + [entry]
     return entry
@@ -216,11 +218,15 @@ def follow(workspace, info, env, record, batch):
             warned = (f"; {entry['warnings']} analyzer warnings in {display_path(workspace.path / LOOKS / str(current))}"
                       "/look.json" if entry["warnings"] else "")
             say(f"{name}: look after round {current}: {entry['tests']} tests: {entry['violated']} violated, "
-                f"{entry['holds']} hold, {entry['open']} open (p <= {record['p_look']:.3g} per look){warned}")
+                f"{entry['holds']} hold, {entry['open']} open (this look: p <= {entry['p_look']:.3g}, intervals "
+                f"{100 * entry['ci_level_look']:.4g} %, for the tests with the most runs){warned}")
         entry = next(e for e in record["looks"] if e["round"] == current)
         runs = workspace.runs()
         if not entry["open"]:
             return finish(workspace, record, f"done: no test open after round {current}")
+        if current >= record["looks_planned"]:
+            return finish(workspace, record, f"budget spent: {entry['open']} tests open after round {current}, "
+                                             f"the last of {record['looks_planned']} planned looks")
         new = rounds.round_runs(runs, needed(workspace.path / LOOKS / str(current)), record["nrun_step"],
                                 record["nrun_max"], int(info["settings"]["seed"]), current + 1)
         if not new:
@@ -251,8 +257,7 @@ def status_lines(workspace):
     runs = workspace.runs()
     current = max(round_of(r) for r in runs)
     state = "" if record["state"] == f"round {current}" else f" ({record['state']})"
-    lines = ["", f"adaptive: round {current} of at most {record['looks_planned']}{state}; each look at "
-                 f"p <= {record['p_look']:.3g} ({record['rule']} over the planned looks)",
+    lines = ["", f"adaptive: round {current} of at most {record['looks_planned']}{state}; {rounds.rule_text(record)}",
              f"  {spent_line(workspace, record)}"]
     looks = sorted(record["looks"], key=lambda e: e["round"])
     if not looks:

@@ -17,7 +17,7 @@ from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
 from workflow import layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
-from workflow.result_rows import check_results
+from workflow.result_rows import Expected, as_header, check_results, kept_rows
 
 MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
@@ -121,27 +121,34 @@ class RunResults:
         return [r for r in self.rejected if r.malformed]
 
 
-def results_of(status, target, nrep_of):
-    """results/RUN.*: the complete experiments of every attempt, merged, each
-    row checked; the rows not taken in RUN.rejected.csv. Returns RunResults."""
+def results_of(status, target, expected):
+    """results/RUN.*: the complete experiments of the run's attempts, merged,
+    each row checked: every round of an experiment from the first attempt
+    that has it whole (a resumed attempt measures the rounds an earlier one
+    did not finish), an experiment complete once all its rounds are there;
+    the rows not taken in RUN.rejected.csv. Returns RunResults."""
     run_id, records = status.run_id, [record for record, _, _ in status.attempts]
     prefixes = [record["prefix"] for record in records]
     present = [p for p in prefixes if os.path.isfile(p + ".results.csv")]
     if not present:
         return RunResults(set(), [])
-    checks = [check_results(prefix + ".results.csv", nrep_of) for prefix in present]
+    checks = [check_results(prefix + ".results.csv", expected, kept_rows(prefix)) for prefix in present]
     # One header for the merged file, the attempts' widest: an attempt by an
-    # older kernel (no work_seconds, no delay_seconds) gets empty cells there.
+    # older kernel (no round, no work_seconds, no delay_seconds) gets round 1
+    # and empty cells there (as_header).
     header = max((c.header for c in checks), key=lambda h: h.count(","))
-    rows, rejected = [], []
-    done = set()
-    for checked in checks:  # each experiment from the first attempt that finished it
+    rejected = []
+    taken = {}   # id -> {round: lines}, each round from the first attempt that has it whole
+    for checked in checks:
         rejected += checked.rejected
-        pad = "," * (header.count(",") - checked.header.count(","))
-        for ident in checked.complete:
-            if ident not in done:
-                done.add(ident)
-                rows += [line + pad for line in checked.rows[ident]]
+        for ident, rounds in checked.rounds.items():
+            mine = taken.setdefault(ident, {})
+            for round_number, lines in rounds.items():
+                if round_number not in mine:
+                    mine[round_number] = [line if checked.header == header else as_header(line, checked.header, header)
+                                          for line in lines]
+    done = {i for i, rounds in taken.items() if expected.all_rounds(i) <= set(rounds)}
+    rows = [line for i, rounds in taken.items() if i in done for r in sorted(rounds) for line in rounds[r]]
     write_lines(target / f"{run_id}.results.csv", header, rows)
     if rejected:
         whole_files.write_csv(target / f"{run_id}.rejected.csv", ["file", "line", "reason", "text"],
@@ -159,7 +166,8 @@ def results_of(status, target, nrep_of):
     finished = {str(i) for i in done}
     for suffix, keep in ((".seeds.csv", lambda i: i in finished),
                          (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True),
-                         (".preparation.csv", lambda i: i in finished), (".ranks.csv", lambda i: i in finished)):
+                         (".preparation.csv", lambda i: i in finished), (".ranks.csv", lambda i: i in finished),
+                         (".warmup.csv", lambda i: i in finished)):
         paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
         if paths:
             header, lines = merge_rows(paths, keep)
@@ -321,11 +329,11 @@ def fill(target, workspace, info, statuses):
     graphs = workspace.inputs / GRAPH_FOLDER
     if graphs.is_dir():  # the graph files the runs read and their descriptions (docs/archive.md)
         whole_files.copy_tree(graphs, target / "inputs" / GRAPH_FOLDER)
-    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    expected = Expected.of(workspace.experiments())
     rows, damaged = [], []
     for status in statuses:
         copy_if(workspace.input(status.run_id, 1), target / "inputs" / f"{status.run_id}.csv")
-        taken = results_of(status, target / "results", nrep_of)
+        taken = results_of(status, target / "results", expected)
         log_of(status, target / "logs")
         attempt_files(workspace, status, target)
         rows.append(run_row(info, status, taken, target / "results"))

@@ -15,7 +15,7 @@ import re
 from gen import records, whole_files
 from gen.errors import display_path
 from gen.workspace import now_utc
-from workflow import slurm
+from workflow import result_rows, slurm
 
 FINAL = ("done", "failed", "timeout")
 # The kernel's exit codes for its outputs (docs/kernel.md): 3 an output file
@@ -194,44 +194,55 @@ def input_ids(path):
     return ids
 
 
-def complete_ids(results_path, nrep_of):
-    """Ids with all their nrep rows in a results file (id,rep,seconds[,work_seconds]), in file order."""
+def whole_rounds(prefix, expected):
+    """{id: the rounds of it that PREFIX.results.csv holds whole} (each with
+    the rows it keeps: result_rows.complete_rounds)."""
     try:
-        with open(results_path, encoding="utf-8", errors="replace") as f:
+        with open(prefix + ".results.csv", encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
-        return []
+        return {}
     lines = text.split("\n")
-    fields = lines[0].count(",")  # a row has as many as the header (kernels before work_seconds: 3)
-    lines = lines[1:-1]  # what follows the last newline is unfinished
-    counts = collections.Counter(line.split(",", 1)[0] for line in lines if line.count(",") == fields)
-    return [int(i) for i in counts if i.isdigit() and counts[i] == nrep_of.get(int(i))]
+    rounded = result_rows.integer_columns(lines[0]) == 3
+    fields = lines[0].count(",")  # a row has as many as the header
+    rows_of = collections.defaultdict(collections.Counter)
+    for line in lines[1:-1]:  # what follows the last newline is unfinished
+        if line.count(",") != fields:
+            continue
+        parts = line.split(",", 3)
+        if parts[0].isdigit() and (not rounded or parts[2].isdigit()):
+            rows_of[int(parts[0])][int(parts[2]) if rounded else 1] += 1
+    return result_rows.complete_rounds(rows_of, expected, result_rows.kept_rows(prefix), rounded)
+
+
+def complete_ids(prefix, expected):
+    """Ids with every round whole in PREFIX.results.csv."""
+    return [i for i, rounds in whole_rounds(prefix, expected).items() if expected.all_rounds(i) <= rounds]
 
 
 def prov(record):
     return read_json(record["prefix"] + ".prov.json")
 
 
-def attempt_done_ids(record, nrep_of):
-    """The experiments attempt RECORD finished."""
-    provenance = prov(record)
-    if (provenance and provenance.get("status") == "complete"
-            and provenance.get("experiments_done") == provenance.get("experiments")):
-        try:
-            return input_ids(record["input"])
-        except (OSError, ValueError):
-            pass
-    return complete_ids(record["prefix"] + ".results.csv", nrep_of)
+def attempt_rounds(record, expected):
+    """{id: the rounds attempt RECORD measured whole}."""
+    return whole_rounds(record["prefix"], expected)
+
+
+def attempt_done_ids(record, expected):
+    """The experiments attempt RECORD finished (all their rounds in it)."""
+    return complete_ids(record["prefix"], expected)
 
 
 @dataclasses.dataclass
 class RunStatus:
     run: dict                 # the row of runs.csv
     attempts: list            # [(record, AttemptState, done ids)]
-    done: set
+    done: set                 # experiments whose every round some attempt measured whole
     total: int
     state: str
     detail: str = ""
+    rounds: dict = dataclasses.field(default_factory=dict)  # id -> the rounds measured whole
 
     @property
     def run_id(self):
@@ -260,7 +271,7 @@ def overall(attempt_list, done, total):
 
 def run_statuses(workspace):
     """Every run of WORKSPACE with its attempts and finished experiments."""
-    nrep_of = {int(row["id"]): int(row["nrep"]) for row in workspace.experiments()}
+    expected = result_rows.Expected.of(workspace.experiments())
     runs = workspace.runs()
     records = {run["run_id"]: records_of(workspace, run["run_id"]) for run in runs}
     open_jobs = [r["job_id"] for rs in records.values() for r in rs
@@ -272,16 +283,18 @@ def run_statuses(workspace):
         jobs, answered = {}, False
     statuses = []
     for run in runs:
-        attempt_list, done = [], set()
+        attempt_list, rounds = [], {}
         for record in records[run["run_id"]]:
             state = attempt_state(workspace, record, jobs, answered)
             finalize(workspace, record, state)
-            ids = attempt_done_ids(record, nrep_of)
-            done.update(ids)
-            attempt_list.append((record, state, ids))
+            whole = attempt_rounds(record, expected)
+            for ident, measured in whole.items():
+                rounds.setdefault(ident, set()).update(measured)
+            attempt_list.append((record, state, [i for i, r in whole.items() if expected.all_rounds(i) <= r]))
+        done = {i for i, r in rounds.items() if expected.all_rounds(i) <= r}
         total = int(run["experiments_total"])
         state, detail = overall(attempt_list, done, total)
-        statuses.append(RunStatus(run, attempt_list, done, total, state, detail))
+        statuses.append(RunStatus(run, attempt_list, done, total, state, detail, rounds))
     return statuses
 
 

@@ -20,7 +20,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import adaptive as adaptive_rounds, local, slurm
+from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
                                run_statuses, write_json)
 
@@ -59,13 +59,25 @@ def choose(statuses, resume):
 
 
 def write_resume_input(workspace, status, number):
-    """inputs/RUN.aN.csv: the run's input without the experiments already finished."""
+    """inputs/RUN.aN.csv: the run's input without the experiments already
+    finished, each of the others from its first round no attempt measured
+    whole (first_round; inputs before the rounds have no such column)."""
     run_id = status.run_id
     original = workspace.input(run_id, 1)
     lines = original.read_text(encoding="utf-8").splitlines()
     header_at = next(i for i, line in enumerate(lines) if line.strip() and not line.startswith("#"))
-    column = lines[header_at].split(",").index("id")
-    body = [line for line in lines[header_at + 1:]
+    names = lines[header_at].split(",")
+    column = names.index("id")
+    first = names.index("first_round") if "first_round" in names else None
+
+    def resumed(line):
+        fields = line.split(",")
+        if first is not None:
+            measured = status.rounds.get(int(fields[column]), set())
+            fields[first] = str(next(r for r in range(1, len(measured) + 2) if r not in measured))
+        return ",".join(fields)
+
+    body = [resumed(line) for line in lines[header_at + 1:]
             if line.strip() and int(line.split(",")[column]) not in status.done]
     comment = (f"# nbhbench input: campaign {workspace.name}, run {run_id}, attempt {number} (resume): "
                f"the {len(body)} experiments earlier attempts did not finish, in the run's order")
@@ -151,7 +163,7 @@ def submit_local(workspace, info, env, chosen):
     nrep = int(info["settings"]["nrep"])
     plans = [(s, s.total - len(s.done)) for s in chosen]
     progress = Progress(len(plans), sum(p for _, p in plans))
-    nrep_of = {int(r["id"]): int(r["nrep"]) for r in workspace.experiments()}
+    expected = result_rows.Expected.of(workspace.experiments())
     for index, (status, _) in enumerate(plans, start=1):
         try:
             record = prepare_attempt(workspace, info, env, status)
@@ -186,7 +198,7 @@ def submit_local(workspace, info, env, chosen):
                 raise out_of_space from None
             raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
-        done = len(attempt_done_ids(record, nrep_of))
+        done = len(attempt_done_ids(record, expected))
         progress.end_run(index, status.run_id, state, done, planned, detail)
         if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
             raise out_of_space

@@ -29,12 +29,14 @@
 # Tests as assess_guideline returns them; a_cell and b_cell are the real
 # cells, median_a and median_b the medians of the a(r) and b(r) (b with d/2).
 assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0.001, v_thres = 1.03,
-                                    pairs = NULL) {
+                                    pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
   check_computed_side(guideline, pairs, NULL, cells, ranks)
-  others <- unique(ranks[role == "other", .(cell, rank)])
+  # The processes outside the late process's neighborhood, per run: with
+  # reorder = 1 each run's topology may place them differently.
+  others <- ranks[role == "other", .(cell, run, rank)]
   alone <- sum(!pairs$a_cell %in% others$cell)
   if (alone) {
     nbh_warning(what, ": ", alone, " of ", nrow(pairs), " cells of side a have no process outside the late ",
@@ -43,18 +45,18 @@ assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0
   pairs <- pairs[a_cell %in% others$cell]
   n <- max(cells$cell)
   pairs[, `:=`(va = n + .I, vb = n + nrow(pairs) + .I)]
-  compared <- others[pairs, on = c(cell = "a_cell"), allow.cartesian = TRUE,
-                     .(a_cell = x.cell, b_cell = i.b_cell, va = i.va, vb = i.vb, rank = x.rank)]
-  compared[, processes := .N, by = va]
-  # The slowest of the compared processes per run; a run that lacks one of
-  # them compares nothing.
+  compared <- others[pairs, on = c(cell = "a_cell"), allow.cartesian = TRUE, nomatch = NULL,
+                     .(a_cell = x.cell, b_cell = i.b_cell, va = i.va, vb = i.vb, run = x.run, rank = x.rank)]
+  compared[, processes := .N, by = .(va, run)]
+  # The slowest of the compared processes per run; a run whose b lacks one
+  # of them (or has no time for it) compares nothing.
   slowest <- function(x) {
-    x[, .(median = max(seconds), n = .N, processes = processes[1]), by = .(cell, run)][
+    x[is.finite(seconds), .(median = max(seconds), n = .N, processes = processes[1]), by = .(cell, run)][
       n == processes, .(cell, run, median)]
   }
-  a_side <- ranks[compared, on = c(cell = "a_cell", "rank"), nomatch = NULL,
+  a_side <- ranks[compared, on = c(cell = "a_cell", "run", "rank"), nomatch = NULL,
                   .(cell = i.va, run = x.run, seconds = x.seconds, processes = i.processes)]
-  b_side <- ranks[compared, on = c(cell = "b_cell", "rank"), nomatch = NULL,
+  b_side <- ranks[compared, on = c(cell = "b_cell", "run", "rank"), nomatch = NULL,
                   .(cell = i.vb, run = x.run, seconds = x.seconds, processes = i.processes)]
   b_values <- slowest(b_side)
   half_delay <- pairs[, .(cell = vb, half = cells$arrival_us[a_cell] * 1e-6 / 2)]
@@ -63,7 +65,9 @@ assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0
   setkeyv(values, c("cell", "run"))
   extended <- rbind(cells, cells[pairs$a_cell][, cell := pairs$va], cells[pairs$b_cell][, cell := pairs$vb])
   tests <- assess_guideline(guideline, extended, values, params, p_thres, v_thres,
-                            pairs = pairs[, .(a_cell = va, b_cell = vb)])
+                            pairs = pairs[, .(a_cell = va, b_cell = vb)], method = method,
+                            run_of_unit = run_of_unit, level = level)
+  tests <- computed_intervals(tests, values, level)
   tests[pairs, on = c(a_cell = "va"), a_cell := i.a_cell]
   tests[pairs, on = c(b_cell = "vb"), b_cell := i.b_cell]
   tests[]

@@ -1,8 +1,16 @@
-# The verdict of one guideline (SPEC 5, steps 2-4). For every pair of cells
-# (a, b) that match_sides pairs and that both have run medians:
-#   p     one-sided Wilcoxon rank-sum test that a's run medians lie to the
-#         right of b's (rank_sum_test: wilcox.test(..., "greater"));
-#   ratio v = median(m_a) / median(m_b);
+# The verdict of one guideline (SPEC 5, steps 2-4; 7.6). For every pair of
+# cells (a, b) that match_sides pairs and that both have measurements, by
+# the guideline's method:
+#   paired   (the default where both sides were measured in the same runs)
+#            p, ratio and its interval from the paired comparisons of the
+#            two sides in every round of every run (paired_test.R): MEDIANS
+#            are then the round units (cell, run = unit, median);
+#   study    the 2017 study's test of the run medians: one-sided Wilcoxon
+#            rank-sum test that a's run medians lie to the right of b's
+#            (rank_sum_test: wilcox.test(..., "greater")), ratio
+#            v = median(m_a) / median(m_b) (its interval: test_trust);
+#   unpaired the same with the exact conditional p whatever the ties (and
+#            where a paired test finds no unit both sides have);
 #   violated iff v >= v_thres and p <= p_thres.
 # For a ~ b the test is also done the other way (b's medians right of a's,
 # ratio median(m_b) / median(m_a)) and is violated if either way is; ratio,
@@ -17,15 +25,23 @@
 # data.table(cell, <params>); medians: data.table(cell, run, median); pairs:
 # what match_sides returns for the guideline, if already known.
 # Returns one row per test: test, a_cell, b_cell, group, runs_a, runs_b,
-# median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"), violated.
+# median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"),
+# violated, method, pairs (paired: the units; else NA), ratio_ci_low and
+# ratio_ci_high (paired: the test's interval; else NA, test_trust's).
 
 EDGE_TOLERANCE <- 1e-12
 
+METHODS <- c("paired", "unpaired", "study")
+
 assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
-                             pairs = NULL) {
+                             pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
+  # A value that is no time (a per-process time the kernel could not take:
+  # AR2's maxima) is no measurement: left out here, so that it cannot turn
+  # every later test of the call into NA.
+  if (anyNA(medians$median) || any(!is.finite(medians$median))) medians <- medians[is.finite(median)]
   # The run medians of each cell are rows first[cell] .. first[cell] + runs[cell] - 1.
   if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
   runs <- tabulate(medians$cell, max(cells$cell))
@@ -40,8 +56,6 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   if (!nrow(tests)) return(no_tests())
   tests[, test := .I]
   values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
-  a_values <- values_of(tests$a_cell)
-  b_values <- values_of(tests$b_cell)
   needed <- sort(unique(c(tests$a_cell, tests$b_cell)))
   cell_median <- rep(NA_real_, length(runs))
   cell_median[needed] <- call_native("nbh_cell_medians", medians$median, as.integer(first), runs, needed) %||%
@@ -54,24 +68,41 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   tests[rest, on = c(b_cell = "cell"), b_rest := i.rest]
   tests[, group := .GRP, by = .(a_rest, b_rest)]
   tests[, c("a_rest", "b_rest") := NULL]
-  # Rank-sum tests of all pairs at once.
   alike <- identical(guideline$relation, "~")
-  rs <- rank_sum_test(list(test = c(rep(tests$test, tests$runs_a), rep(tests$test, tests$runs_b)),
-                           value = c(a_values, b_values),
-                           is_x = rep(c(TRUE, FALSE), c(length(a_values), length(b_values)))),
-                      nrow(tests), both = alike)
+  tests[, `:=`(method = method, pairs = NA_integer_, ratio = median_a / median_b, ratio_ci_low = NA_real_,
+               ratio_ci_high = NA_real_, p_value = NA_real_, p_reverse = NA_real_)]
+  if (method == "paired") {
+    pt <- paired_tests(tests[, .(test, a_cell, b_cell)], medians, run_of_unit, level)
+    paired <- pt$pairs > 0L
+    tests[paired, `:=`(pairs = pt$pairs[paired], runs_a = pt$runs[paired], runs_b = pt$runs[paired],
+                       ratio = pt$ratio[paired], ratio_ci_low = pt$ratio_ci_low[paired],
+                       ratio_ci_high = pt$ratio_ci_high[paired], p_value = pt$p_a[paired],
+                       p_reverse = pt$p_b[paired])]
+    tests[!paired, method := "unpaired"]   # the sides share no round: their run medians are compared
+  }
+  # Rank-sum tests of the unpaired tests at once.
+  unpaired <- which(tests$method != "paired")
+  if (length(unpaired)) {
+    u <- tests[unpaired]
+    rs <- rank_sum_test(list(test = c(rep(seq_along(unpaired), u$runs_a), rep(seq_along(unpaired), u$runs_b)),
+                             value = c(values_of(u$a_cell), values_of(u$b_cell)),
+                             is_x = rep(c(TRUE, FALSE), c(sum(u$runs_a), sum(u$runs_b)))),
+                        length(unpaired), both = alike, ties = if (method == "study") "study" else "exact")
+    tests[unpaired, `:=`(p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
+  }
   verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)
-  tests[, `:=`(ratio = median_a / median_b, p_value = rs$p_x_right, slower = "a")]
-  tests[, violated := verdict(ratio, p_value)]
+  tests[, `:=`(slower = "a", violated = verdict(ratio, p_value))]
   if (alike) {
-    reverse <- tests[, .(ratio = median_b / median_a, p = rs$p_y_right)]
+    reverse <- tests[, .(ratio = 1 / ratio, p = p_reverse, low = 1 / ratio_ci_high, high = 1 / ratio_ci_low)]
     reverse[, violated := verdict(ratio, p)]
     flip <- reverse$violated | (!tests$violated & reverse$ratio > tests$ratio)
     tests[flip, `:=`(ratio = reverse$ratio[flip], p_value = reverse$p[flip], slower = "b",
-                     violated = reverse$violated[flip])]
+                     violated = reverse$violated[flip], ratio_ci_low = reverse$low[flip],
+                     ratio_ci_high = reverse$high[flip])]
   }
+  tests[, p_reverse := NULL]
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
-                       "ratio", "p_value", "slower", "violated"))
+                       "ratio", "p_value", "slower", "violated", "method", "pairs", "ratio_ci_low", "ratio_ci_high"))
   tests[]
 }
 
@@ -83,7 +114,8 @@ violates <- function(ratio, p, p_thres, v_thres) {
 no_tests <- function() {
   data.table(test = integer(), a_cell = integer(), b_cell = integer(), group = integer(), runs_a = integer(),
              runs_b = integer(), median_a = numeric(), median_b = numeric(), ratio = numeric(),
-             p_value = numeric(), slower = character(), violated = logical())
+             p_value = numeric(), slower = character(), violated = logical(), method = character(),
+             pairs = integer(), ratio_ci_low = numeric(), ratio_ci_high = numeric())
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a

@@ -5,19 +5,22 @@
 # (results/RUN.preparation.csv, init_seconds: the slowest process's) and
 # the run medians of both:
 #
-#   I = median over runs of init_seconds, P and B the medians of the run
-#   medians of p and b (what a guideline's ratio compares);
-#   _init + k (Start + Wait) is cheaper than k blocking calls when
-#   I + k P < k B, so from k* = floor(I / (B - P)) + 1 repetitions on;
-#   "never" when P >= B (the persistent call is not faster).
+#   per run r with all three, _init + k (Start + Wait) is cheaper than k
+#   blocking calls when I_r + k p_r < k b_r, from k_r = I_r / (b_r - p_r)
+#   on (infinite where p_r >= b_r: never); k* = floor(median of the k_r) + 1
+#   repetitions, "never" when that median is infinite.
 #
-# Its interval: per run r with all three, k_r = I_r / (b_r - p_r) (infinite
-# where p_r >= b_r), and the distribution-free confidence interval of the
-# median of the k_r from their order statistics, [k_(l), k_(n-l+1)] with
-# the largest l such that 2 P(Binomial(n, 1/2) <= l - 1) <= 1 - level
-# (level 0.95: 6 runs give l = 1, the smallest and largest); each bound
-# counted as k* is (floor + 1), an infinite one "never"; none with fewer
-# runs than that needs.
+# Its interval: the distribution-free confidence interval of the same
+# median, from the order statistics of the k_r, [k_(l), k_(n-l+1)] with the
+# largest l such that 2 P(Binomial(n, 1/2) <= l - 1) <= 1 - level (level
+# 0.95: 6 runs give l = 1, the smallest and largest); each bound counted as
+# k* is (floor + 1), an infinite one "never"; none with fewer runs than that
+# needs. k* and its bounds are order statistics of one set of k_r, so k*
+# lies within them. A saving of a few nanoseconds gives a huge k_r: the
+# saving b_r - p_r must be shown: the one-sided lower bound of its median
+# (order statistics, the largest l with P(Binomial(n, 1/2) <= l - 1) <=
+# 1 - level) above 0; where it is not (saving_shown FALSE) no k* is given
+# (NA, never FALSE), whatever the median of the k_r.
 
 # Every persistent cell with a blocking partner and _init times:
 # data.table(cell, blocking_cell, runs, init_s, persistent_s, blocking_s,
@@ -41,24 +44,37 @@ break_even <- function(archives, frame, medians, operations, level = 0.95) {
   per_run <- per_run[i, on = c("pair", "run"), nomatch = NULL, .(pair, run, p, b, init = i.init_seconds)]
   if (!nrow(per_run)) return(no_break_even())
   setorderv(per_run, c("pair", "run"))
-  out <- per_run[, c(list(runs = .N, init_s = median(init), persistent_s = median(p), blocking_s = median(b)),
+  out <- per_run[, c(list(runs = .N, init_s = median(init), persistent_s = median(p), blocking_s = median(b),
+                          saving_s = median(b - p), saving_shown = saving_shown(b - p, level),
+                          k = median(fifelse(b > p, init / (b - p), Inf))),
                      break_even_interval(fifelse(b > p, init / (b - p), Inf), level)), keyby = pair]
-  out[, saving_s := blocking_s - persistent_s]
-  out[, `:=`(never = persistent_s >= blocking_s,
-             break_even = fifelse(persistent_s >= blocking_s, NA_real_, floor(init_s / saving_s) + 1))]
+  out[, `:=`(never = !is.finite(k), break_even = fifelse(is.finite(k) & saving_shown, floor(k) + 1, NA_real_))]
+  out[, k := NULL]
   out <- pairs[out, on = "pair"]
   out[, pair := NULL]
   setcolorder(out, c("cell", "blocking_cell", "runs", "init_s", "persistent_s", "blocking_s", "saving_s",
-                     "break_even", "never", "break_even_low", "never_low", "break_even_high", "never_high"))
+                     "saving_shown", "break_even", "never", "break_even_low", "never_low", "break_even_high",
+                     "never_high"))
   setkey(out, cell)
   out[]
 }
 
 no_break_even <- function() {
   data.table(cell = integer(), blocking_cell = integer(), runs = integer(), init_s = numeric(),
-             persistent_s = numeric(), blocking_s = numeric(), saving_s = numeric(), break_even = numeric(),
+             persistent_s = numeric(), blocking_s = numeric(), saving_s = numeric(), saving_shown = logical(),
+             break_even = numeric(),
              never = logical(), break_even_low = numeric(), never_low = logical(), break_even_high = numeric(),
              never_high = logical())
+}
+
+# Whether a saving is shown: the one-sided lower bound of the median of
+# the per-run savings (its order statistic x_(l), the largest l with
+# P(Binomial(n, 1/2) <= l - 1) <= 1 - level) is above 0.
+saving_shown <- function(saving, level) {
+  n <- length(saving)
+  l <- seq_len(n)
+  ok <- l[pbinom(l - 1L, n, 0.5) <= 1 - level]
+  length(ok) > 0L && sort(saving)[max(ok)] > 0
 }
 
 # The interval of the median of the per-run break-evens k (Inf: never), as
@@ -101,7 +117,9 @@ blocking_partners <- function(cells, twins) {
 }
 
 # The _init time of every persistent experiment of every run:
-# data.table(cell, run, init_seconds), from results/RUN.preparation.csv.
+# data.table(cell, run, init_seconds), from results/RUN.preparation.csv
+# (a row per round where the run has interleaved rounds, each with its own
+# _init: their median).
 init_times <- function(archives, frame) {
   runs <- frame$runs
   rows <- rbindlist(lapply(seq_len(nrow(runs)), function(i) {
@@ -117,6 +135,7 @@ init_times <- function(archives, frame) {
     if (is.null(x)) return(NULL)
     x <- x[!is.na(id) & is.finite(init_seconds) & init_seconds >= 0]
     if (!nrow(x)) return(NULL)
+    if (anyDuplicated(x$id)) x <- x[, .(init_seconds = median(init_seconds)), keyby = id]
     x[, `:=`(archive = runs$archive[i], context = runs$context[i], run = runs$run_key[i])]
   }))
   if (!nrow(rows)) return(data.table(cell = integer(), run = integer(), init_seconds = numeric()))

@@ -127,9 +127,11 @@ check_computed_side <- function(guideline, pairs, work, cells = NULL, ranks = NU
 # test (b's parameters), median_b the median of the b(r). others(...)
 # guidelines go to assess_others_guideline (ranks: read_ranks).
 assess_computed_guideline <- function(guideline, cells, medians, work, params, p_thres = 0.001, v_thres = 1.10,
-                                      pairs = NULL, ranks = NULL, delays = NULL) {
+                                      pairs = NULL, ranks = NULL, delays = NULL, method = "study",
+                                      run_of_unit = NULL, level = 0.95) {
   if (identical(guideline$computed, "others")) {
-    return(assess_others_guideline(guideline, cells, ranks, params, p_thres, v_thres, pairs))
+    return(assess_others_guideline(guideline, cells, ranks, params, p_thres, v_thres, pairs, method = method,
+                                   run_of_unit = run_of_unit, level = level))
   }
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
@@ -154,7 +156,24 @@ assess_computed_guideline <- function(guideline, cells, medians, work, params, p
   values <- rbind(medians[cell %in% pairs$a_cell, .(cell, run, median)], right)
   setkeyv(values, c("cell", "run"))
   tests <- assess_guideline(guideline, extended, values, params, p_thres, v_thres,
-                            pairs = pairs[, .(a_cell, b_cell = virtual)])
+                            pairs = pairs[, .(a_cell, b_cell = virtual)], method = method,
+                            run_of_unit = run_of_unit, level = level)
+  tests <- computed_intervals(tests, values, level)
   tests[pairs, on = c(b_cell = "virtual"), b_cell := i.b_cell]
+  tests[]
+}
+
+# The ratio intervals of the unpaired tests of a computed side (the paired
+# ones have theirs): bootstrap over runs (ratio_ci.R) of the values the
+# test compared -- side a's run medians and the computed b(r) (the virtual
+# cells of VALUES) -- not of the partner cell's run medians, whose spread
+# leaves out what the busy work, the delay or the other processes add.
+computed_intervals <- function(tests, values, level) {
+  open <- which(is.na(tests$ratio_ci_low))
+  if (!length(open)) return(tests)
+  spread <- log_median_spread(values[cell %in% c(tests$a_cell[open], tests$b_cell[open])])
+  ci <- ratio_intervals(tests$ratio[open], spread[J(tests$a_cell[open]), log_var], spread[J(tests$b_cell[open]), log_var],
+                        level)
+  tests[open, `:=`(ratio_ci_low = ci$low, ratio_ci_high = ci$high)]   # computed sides are a <= b: ratio a / b
   tests[]
 }

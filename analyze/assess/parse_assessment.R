@@ -8,11 +8,13 @@
 # `plus(SIDE; delay)`, and `others(SIDE)` on both sides, are computed per
 # run (computed_sides.R). A set may set its guidelines' ratio threshold
 # (`v_thres = 1.2`) and the run statistic they compare (`statistic = p99`:
-# each run's 99th percentile instead of its median; STATISTICS). Names and
+# each run's 99th percentile instead of its median; STATISTICS) and the
+# test it uses (`method = study`: the 2017 study's unpaired rank-sum test
+# of run medians; METHODS, assess_guideline.R). Names and
 # levels are checked against the archives later (check_assessment).
 
 RELATIONS <- c("<=" = "<=", "\u2aaf" = "<=", "~" = "~", "\u2248" = "~")
-SET_SETTINGS <- c("parameter", "varied", "v_thres", "statistic")
+SET_SETTINGS <- c("parameter", "varied", "v_thres", "statistic", "method")
 # The run statistic a set may compare (reduce_runs): the median of the
 # times the Tukey filter kept (the default), or numpy's 90th or 99th
 # percentile of all the run's times.
@@ -64,6 +66,9 @@ parse_assessment <- function(file, tags = character()) {
       if (kv[2] == "statistic" && !kv[3] %in% STATISTICS) {
         input_error(where(i), ": statistic: unknown '", kv[3], "' (", paste(STATISTICS, collapse = ", "), ")")
       }
+      if (kv[2] == "method" && !kv[3] %in% METHODS) {
+        input_error(where(i), ": method: unknown '", kv[3], "' (", paste(METHODS, collapse = ", "), ")")
+      }
       set[[kv[2]]] <- kv[3]
       next
     }
@@ -104,6 +109,7 @@ finish_guidelines <- function(pending, set) {
     g$varied <- set$varied
     if (!is.null(set$v_thres)) g$v_thres <- as.numeric(set$v_thres)
     g$statistic <- set$statistic %||% "median"
+    if (!is.null(set$method)) g$method <- set$method
     g <- with_computed_side(g)
     if (!is.null(g$computed) && g$statistic != "median") {
       input_error(g$where, ": statistic = ", g$statistic, " of set [", set$name,

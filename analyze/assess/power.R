@@ -1,4 +1,7 @@
-# Whether a test can find a violation at all (SPEC 7.4, "Power"). With n_a
+# Whether a test can find a violation at all (SPEC 7.4, "Power"). A paired
+# test of n units (paired_test.R: the rounds both sides have) gives at best
+# p = 2^-n, when every unit has a slower (the exact signed-rank test): 10
+# units reach 0.001 -- one run of ten rounds, or ten runs of one. With n_a
 # and n_b run medians a side, the exact one-sided rank-sum test gives at
 # best p = 1 / C(n_a + n_b, n_a): every ordering of the runs is equally
 # likely under "no difference", and only one puts all of a's runs above
@@ -11,6 +14,13 @@
 min_attainable_p <- function(n_a, n_b) {
   out <- 1 / choose(n_a + n_b, n_a)
   out[is.na(n_a) | is.na(n_b) | n_a < 1 | n_b < 1] <- NA_real_
+  out
+}
+
+# The smallest p-value of the one-sided signed-rank test of n paired units.
+min_attainable_paired_p <- function(n) {
+  out <- 0.5^n
+  out[is.na(n) | n < 1] <- NA_real_
   out
 }
 
@@ -29,8 +39,10 @@ smallest_adjusted_p <- function(p, method, m) {
 summary_power <- function(summary, tt, p_thres, adjust = "none") {
   by <- c("guideline_no", RUN_PARAMETERS)
   m <- nrow(tt)
+  if (!"pairs" %in% names(tt)) tt <- copy(tt)[, pairs := NA_integer_]
   best <- tt[, .(min_p_value = min(p_value), min_p_adjusted = min(p_adjusted),
-                 smallest_p = smallest_adjusted_p(min(min_attainable_p(runs_a, runs_b)), adjust, m)), by = by]
+                 smallest_p = smallest_adjusted_p(min(fifelse(is.na(pairs), min_attainable_p(runs_a, runs_b),
+                                                              min_attainable_paired_p(pairs))), adjust, m)), by = by]
   out <- copy(summary)
   out[best, on = by, `:=`(min_p_value = i.min_p_value, min_p_adjusted = i.min_p_adjusted,
                           smallest_p = i.smallest_p)]

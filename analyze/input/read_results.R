@@ -1,14 +1,19 @@
 # Reads results/RUN.results.csv of one run (docs/archive.md:
-# id,rep,seconds,work_seconds, with delay_seconds after it for inputs with
-# an arrival pattern, or id,rep,seconds from kernels before the measured
-# busy work; nrep rows for every complete experiment) and keeps only what
-# can be trusted: a line cut off at the end of the file (no newline) is
-# dropped, rows that are not an integer id, a positive finite time and
-# (where the file has the columns) a finite busy work and delay time >= 0 are
-# dropped, as the archive's row check rejects them (workflow/result_rows.py),
-# and an experiment with another number of rows than its nrep is dropped.
-# Each loss is a warning naming the run; a missing or empty file is a run
-# without results. Returns data.table(id, seconds).
+# id,rep,round,seconds,work_seconds, with delay_seconds after it for inputs
+# with an arrival pattern; from kernels before the interleaved rounds
+# id,rep,seconds,work_seconds[,delay_seconds], and before the measured busy
+# work id,rep,seconds; nrep rows for every complete experiment) and keeps
+# only what can be trusted: a line cut off at the end of the file (no
+# newline) is dropped, rows that are not an integer id (and round), a
+# positive finite time and (where the file has the columns) a finite busy
+# work and delay time >= 0 are dropped, as the archive's row check rejects
+# them (workflow/result_rows.py), and an incomplete experiment is dropped:
+# without rounds one with another number of rows than its nrep; with
+# rounds one that lacks a round 1..blocks or has more than nrep rows (a
+# clock start may keep fewer: the archive checked those against the
+# kernel's count). Each loss is a warning naming the run; a missing or
+# empty file is a run without results. Returns data.table(id, seconds), and
+# round where the file has it.
 
 read_results <- function(file, run_id, experiments, state = NULL) {
   none <- data.table(id = integer(), seconds = numeric())
@@ -32,16 +37,18 @@ read_results <- function(file, run_id, experiments, state = NULL) {
     input <- list(text = rawToChar(bytes[seq_len(max(newlines))]))
   }
   header <- readLines(file, n = 1L, warn = FALSE)
-  measured <- if (identical(header, "id,rep,seconds,work_seconds")) "work_seconds"
-              else if (identical(header, "id,rep,seconds,work_seconds,delay_seconds")) c("work_seconds", "delay_seconds")
+  rounded <- startsWith(header, "id,rep,round,")
+  unrounded <- sub("^id,rep,round,", "id,rep,", header)
+  measured <- if (identical(unrounded, "id,rep,seconds,work_seconds")) "work_seconds"
+              else if (identical(unrounded, "id,rep,seconds,work_seconds,delay_seconds")) c("work_seconds", "delay_seconds")
               else character()
-  columns <- c("id", "seconds", measured)
+  columns <- c("id", if (rounded) "round", "seconds", measured)
   notes <- character()
   x <- tryCatch(
     withCallingHandlers(
       do.call(fread, c(input, list(select = columns, fill = TRUE, na.strings = c("", "NA"),
-                                   colClasses = c(id = "integer", seconds = "double", work_seconds = "double",
-                                                  delay_seconds = "double")[columns]))),
+                                   colClasses = c(id = "integer", round = "integer", seconds = "double",
+                                                  work_seconds = "double", delay_seconds = "double")[columns]))),
       warning = function(w) {
         notes <<- c(notes, conditionMessage(w))
         invokeRestart("muffleWarning")
@@ -52,17 +59,20 @@ read_results <- function(file, run_id, experiments, state = NULL) {
       NULL
     })
   if (is.null(x)) return(none)
-  if (!is.integer(x$id)) set(x, j = "id", value = suppressWarnings(as.integer(x$id)))
-  for (col in columns[-1]) {
+  for (col in intersect(c("id", "round"), columns)) {
+    if (!is.integer(x[[col]])) set(x, j = col, value = suppressWarnings(as.integer(x[[col]])))
+  }
+  for (col in setdiff(columns, c("id", "round"))) {
     if (!is.double(x[[col]])) set(x, j = col, value = suppressWarnings(as.numeric(x[[col]])))
   }
   # The busy work and the delay may be 0 (none); the operation's time may not.
   bad_measured <- rep(FALSE, nrow(x))
   for (col in measured) bad_measured <- bad_measured | !is.finite(x[[col]]) | x[[col]] < 0
+  bad_round <- if (rounded) is.na(x$round) | x$round < 1L else rep(FALSE, nrow(x))
   clean <- !length(notes) && nrow(x) && !anyNA(x$id) && !anyNA(x$seconds) && min(x$seconds) > 0 &&
-    max(x$seconds) < Inf && !any(bad_measured)
+    max(x$seconds) < Inf && !any(bad_measured) && !any(bad_round)
   if (!clean && nrow(x)) {
-    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0 | bad_measured
+    bad <- is.na(x$id) | !is.finite(x$seconds) | x$seconds <= 0 | bad_measured | bad_round
     nbh_warning("run ", run_id, ": results file ", file, " has ", sum(bad), " malformed row(s)",
                 if (length(notes)) paste0(" (", notes[1], ")"), "; they are left out")
     x <- x[!bad]
@@ -78,7 +88,9 @@ ends_with_newline <- function(file, size) {
   identical(readBin(con, "raw", 1L), as.raw(10L))
 }
 
-# Keeps the experiments with exactly nrep rows.
+# Keeps the complete experiments: without rounds those with exactly nrep
+# rows; with rounds those with rows in every round 1..blocks and at most
+# nrep rows.
 complete_experiments <- function(x, run_id, experiments) {
   if (!nrow(x)) return(x)
   max_id <- max(x$id, experiments$id)
@@ -86,6 +98,7 @@ complete_experiments <- function(x, run_id, experiments) {
   nrep <- integer(max_id + 1L)
   nrep[experiments$id + 1L] <- experiments$nrep
   known <- rows > 0L & nrep > 0L
+  if (!is.null(x$round)) return(complete_rounds(x, run_id, rows, nrep, known, blocks_of_id(experiments)))
   unknown <- which(rows > 0L & nrep == 0L) - 1L
   wrong <- which(known & rows != nrep) - 1L
   if (length(unknown)) {
@@ -99,4 +112,26 @@ complete_experiments <- function(x, run_id, experiments) {
   if (!length(unknown) && !length(wrong)) return(x)
   keep <- known & rows == nrep
   x[keep[id + 1L]]
+}
+
+# complete_experiments of a file with rounds.
+complete_rounds <- function(x, run_id, rows, nrep, known, blocks) {
+  unknown <- which(rows > 0L & nrep == 0L) - 1L
+  if (length(unknown)) {
+    nbh_warning("run ", run_id, ": rows of experiment id(s) ", format_list(unknown),
+                " that experiments.csv does not have; left out")
+  }
+  blocks <- c(blocks, rep(1L, max(0L, length(nrep) - length(blocks))))
+  beyond <- x$round > blocks[x$id + 1L]
+  rounds <- x[!beyond & known[id + 1L], .(n = uniqueN(round)), keyby = id]
+  whole <- rep(FALSE, length(nrep))
+  whole[rounds$id + 1L] <- rounds$n == blocks[rounds$id + 1L]
+  whole <- whole & known & rows <= nrep & !tabulate(x$id[beyond] + 1L, length(nrep))
+  wrong <- which(known & !whole) - 1L
+  if (length(wrong)) {
+    nbh_warning("run ", run_id, ": experiment(s) ", format_list(wrong),
+                " lack a round of their blocks or have rows beyond them; left out")
+  }
+  if (!length(unknown) && !length(wrong)) return(x)
+  x[whole[id + 1L]]
 }

@@ -10,7 +10,7 @@
  * fails (R_ExecWithCleanup); scratch_alloc gives zeroed memory,
  * scratch_alloc_dirty memory as malloc leaves it (pages never written cost
  * nothing), or they fail with an R error. */
-#define SCRATCH_BLOCKS 8
+#define SCRATCH_BLOCKS 16
 typedef struct {
     void *block[SCRATCH_BLOCKS];
     int count;
@@ -30,8 +30,14 @@ void sort_times(double *s, int n);
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
                     const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch);
 
+/* The Tukey medians of every (id, round) group of the rows, as
+ * list(id, round, median, n); rows_of_id as for run_medians_of. */
+SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_xlen_t rows, int max_id,
+                      const R_xlen_t *rows_of_id, scratch_t *scratch);
+SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
+
 /* results_file.c */
-SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP store, SEXP offset);
+SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP blocks_of_id, SEXP store, SEXP offset);
 
 /* value_store.c: a block of doubles shared with the forked workers. */
 SEXP nbh_store_new(SEXP size);
@@ -47,7 +53,10 @@ SEXP nbh_cell_percentiles(SEXP values, SEXP at, SEXP n, SEXP below, SEXP kept, S
 double percentile_of_sorted(const double *x, R_xlen_t n, double percent);
 
 /* rank_sum_test.c */
-SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both);
+SEXP nbh_rank_sum_test(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP both, SEXP exact);
+
+/* signed_rank_test.c */
+SEXP nbh_signed_rank_test(SEXP test, SEXP value, SEXP n_tests, SEXP level);
 
 /* log_median_var.c */
 SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);

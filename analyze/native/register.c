@@ -7,8 +7,10 @@
 
 static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_tukey_medians, 4),
-    ROUTINE(nbh_read_run_medians, 4),
-    ROUTINE(nbh_rank_sum_test, 5),
+    ROUTINE(nbh_read_run_medians, 5),
+    ROUTINE(nbh_round_medians, 3),
+    ROUTINE(nbh_rank_sum_test, 6),
+    ROUTINE(nbh_signed_rank_test, 4),
     ROUTINE(nbh_log_median_var, 4),
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),

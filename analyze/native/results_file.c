@@ -5,13 +5,14 @@
  * read_results, whose warnings say what is wrong with it.
  *
  * Clean (docs/archive.md, results/RUN.results.csv): the header
- * id,rep,seconds, id,rep,seconds,work_seconds or
- * id,rep,seconds,work_seconds,delay_seconds, then at least one line,
- * each ending in '\n': an experiment id and a repetition (digits), the
- * time (a positive decimal number: digits, an optional fraction, an
- * optional exponent) and, after the longer headers, the busy work's time
- * and the arrival delay (such numbers, or zero). Every id is an experiment of the archive
- * (nrep_of_id > 0) and has exactly nrep rows. A sign, NaN, Inf or text in
+ * id,rep,round,seconds,work_seconds[,delay_seconds] (or, from kernels
+ * before the interleaved rounds, id,rep,seconds[,work_seconds
+ * [,delay_seconds]]), then at least one line, each ending in '\n': an
+ * experiment id, a repetition and its round (digits), the time (a positive
+ * decimal number: digits, an optional fraction, an optional exponent) and
+ * the busy work's time and the arrival delay (such numbers, or zero).
+ * Every id is an experiment of the archive (nrep_of_id > 0) and has
+ * exactly nrep rows, in every round 1..blocks its share (kernel/rounds.c). A sign, NaN, Inf or text in
  * any time is not clean: read_results drops that row with a warning.
  *
  * A time is the double nearest its decimal, as strtod gives it: the
@@ -20,10 +21,13 @@
  * fread rounds through long double instead, so that a time may differ from
  * fread's in its last bit (a relative 1e-16).
  *
- * .Call("nbh_read_run_medians", file, nrep_of_id, store, offset): file a
- * path; element k + 1 of nrep_of_id (integer) the nrep of experiment id k,
- * 0 where there is none; store and offset where the sorted times go.
- * Returns what nbh_tukey_medians returns, or NULL. */
+ * .Call("nbh_read_run_medians", file, nrep_of_id, blocks_of_id, store,
+ * offset): file a path; element k + 1 of nrep_of_id (integer) the nrep of
+ * experiment id k, 0 where there is none, and of blocks_of_id its rounds
+ * (1 for archives before the interleaved rounds); store and offset where
+ * the sorted times go. Returns what nbh_tukey_medians returns, with
+ * "rounds": what nbh_round_medians returns for a file with a round column
+ * (NULL without one), or NULL. */
 #include <float.h>
 #include <limits.h>
 #include <stdint.h>
@@ -164,33 +168,48 @@ static char *map_whole(const char *path, size_t size) {
 
 static int starts_with(const char *p, const char *prefix) { return strncmp(p, prefix, strlen(prefix)) == 0; }
 
-/* The rows of the file's bytes (ending in '\n') into id[], seconds[] and
+/* The rows of the file's bytes (ending in '\n') into id[], round[] (1
+ * where the file has no round column: *rounded 0), seconds[] and
  * rows_of_id[], and their number; -1 if the file is not clean. */
-static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int max_id, int *id, double *seconds,
-                           R_xlen_t *rows_of_id) {
+static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, const int *blocks, int max_id, int *id,
+                           int *round, double *seconds, R_xlen_t *rows_of_id, int *rounded, scratch_t *scratch) {
     int extra;   /* columns after seconds: work_seconds, delay_seconds */
+    *rounded = 0;
     if (starts_with(p, "id,rep,seconds\n")) extra = 0;
     else if (starts_with(p, "id,rep,seconds,work_seconds\n")) extra = 1;
     else if (starts_with(p, "id,rep,seconds,work_seconds,delay_seconds\n")) extra = 2;
+    else if (starts_with(p, "id,rep,round,seconds,work_seconds\n")) extra = 1, *rounded = 1;
+    else if (starts_with(p, "id,rep,round,seconds,work_seconds,delay_seconds\n")) extra = 2, *rounded = 1;
     else return -1;
     p = strchr(p, '\n') + 1;
+    /* rows of (id, round): at first_round[id] + round - 1 */
+    R_xlen_t *first_round = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
+    for (int k = 0; k <= max_id; k++) first_round[k + 1] = first_round[k] + (nrep[k] > 0 ? blocks[k] : 0);
+    R_xlen_t *rows_of_round = scratch_alloc(scratch, (size_t)first_round[max_id + 1] + 1, sizeof(R_xlen_t));
     R_xlen_t rows = 0;
     while (p < end) {
         R_xlen_t i = rows++;
         int rep;
         double work;
-        if (!(p = parse_count(p, &id[i])) || *p != ',' || !(p = parse_count(p + 1, &rep)) || *p != ',' ||
-            !(p = parse_decimal(p + 1, end, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) {
-            return -1;
-        }
+        if (!(p = parse_count(p, &id[i])) || *p != ',' || !(p = parse_count(p + 1, &rep)) || *p != ',') return -1;
+        round[i] = 1;
+        if (*rounded && (!(p = parse_count(p + 1, &round[i])) || *p != ',')) return -1;
+        if (!(p = parse_decimal(p + 1, end, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) return -1;
         for (int k = 0; k < extra; k++) {
             if (*p != ',' || !(p = parse_decimal(p + 1, end, &work)) || !(work <= DBL_MAX)) return -1;
         }
-        if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0) return -1;
+        if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0 || round[i] < 1 || round[i] > blocks[id[i]]) return -1;
         rows_of_id[id[i]]++;
+        rows_of_round[first_round[id[i]] + round[i] - 1]++;
     }
+    /* every experiment whole: nrep rows, each round its share (kernel/rounds.c) */
     for (int k = 0; k <= max_id; k++) {
-        if (rows_of_id[k] && rows_of_id[k] != nrep[k]) return -1;
+        if (!rows_of_id[k]) continue;
+        if (rows_of_id[k] != nrep[k]) return -1;
+        for (int r = 0; *rounded && r < blocks[k]; r++) {
+            R_xlen_t share = nrep[k] / blocks[k] + (r < nrep[k] % blocks[k]);
+            if (rows_of_round[first_round[k] + r] != share) return -1;
+        }
     }
     return rows;
 }
@@ -198,38 +217,64 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, int 
 typedef struct {
     const char *path;
     size_t size;
-    const int *nrep;
+    const int *nrep, *blocks;
     int max_id;
     SEXP store, offset;
     scratch_t scratch;
 } reading_t;
+
+/* OUT (a list) with a field "rounds" added: ROUNDS, or NULL. */
+static SEXP with_rounds(SEXP out, SEXP rounds) {
+    R_xlen_t n = XLENGTH(out);
+    SEXP longer = PROTECT(allocVector(VECSXP, n + 1)), names = PROTECT(allocVector(STRSXP, n + 1));
+    SEXP old_names = getAttrib(out, R_NamesSymbol);
+    for (R_xlen_t i = 0; i < n; i++) {
+        SET_VECTOR_ELT(longer, i, VECTOR_ELT(out, i));
+        SET_STRING_ELT(names, i, STRING_ELT(old_names, i));
+    }
+    SET_VECTOR_ELT(longer, n, rounds);
+    SET_STRING_ELT(names, n, mkChar("rounds"));
+    setAttrib(longer, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return longer;
+}
 
 static SEXP read_run_medians(void *data) {
     reading_t *r = data;
     /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
     size_t capacity = r->size / 6 + 1;
     int *id = scratch_alloc_dirty(&r->scratch, capacity, sizeof(int));
+    int *round = scratch_alloc_dirty(&r->scratch, capacity, sizeof(int));
     double *seconds = scratch_alloc_dirty(&r->scratch, capacity, sizeof(double));
     R_xlen_t *rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
     char *bytes = map_whole(r->path, r->size);
     if (!bytes) return R_NilValue;
     /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
+    int rounded = 0;
     R_xlen_t rows = bytes[r->size - 1] == '\n'
-                        ? parse_rows(bytes, bytes + r->size, r->nrep, r->max_id, id, seconds, rows_of_id)
+                        ? parse_rows(bytes, bytes + r->size, r->nrep, r->blocks, r->max_id, id, round, seconds,
+                                     rows_of_id, &rounded, &r->scratch)
                         : -1;
     munmap(bytes, r->size);
     if (rows <= 0) return R_NilValue;
-    return run_medians_of(id, seconds, rows, r->max_id, rows_of_id, store_region(r->store, r->offset, rows),
-                          &r->scratch);
+    /* the rounds before run_medians_of sorts the times in place */
+    SEXP rounds = rounded ? PROTECT(round_medians_of(id, round, seconds, rows, r->max_id, rows_of_id, &r->scratch))
+                          : R_NilValue;
+    SEXP out = PROTECT(run_medians_of(id, seconds, rows, r->max_id, rows_of_id,
+                                      store_region(r->store, r->offset, rows), &r->scratch));
+    out = PROTECT(with_rounds(out, rounds));
+    UNPROTECT(rounded ? 3 : 2);
+    return out;
 }
 
-SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP store_, SEXP offset_) {
+SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP store_, SEXP offset_) {
     if (!isString(file_) || XLENGTH(file_) != 1 || !isInteger(nrep_of_id_) || XLENGTH(nrep_of_id_) < 1 ||
-        XLENGTH(nrep_of_id_) > INT_MAX) {
-        error("nbh_read_run_medians: a file name and the nrep of every experiment id expected");
+        XLENGTH(nrep_of_id_) > INT_MAX || !isInteger(blocks_of_id_) ||
+        XLENGTH(blocks_of_id_) != XLENGTH(nrep_of_id_)) {
+        error("nbh_read_run_medians: a file name and the nrep and blocks of every experiment id expected");
     }
     reading_t r = {R_ExpandFileName(translateChar(STRING_ELT(file_, 0))), 0, INTEGER(nrep_of_id_),
-                   (int)(XLENGTH(nrep_of_id_) - 1), store_, offset_, {{0}, 0}};
+                   INTEGER(blocks_of_id_), (int)(XLENGTH(nrep_of_id_) - 1), store_, offset_, {{0}, 0}};
     struct stat st;
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;

@@ -19,7 +19,13 @@
  * (0-based) of the run's region of the store, which begins at offset, or
  * of values (the run's sorted times, returned when store is NULL); the
  * kept ones from position start + below. results_file.c calls
- * run_medians_of on the rows it reads. */
+ * run_medians_of on the rows it reads.
+ *
+ * .Call("nbh_round_medians", id, round, seconds): the same median of every
+ * (id, round) group (the rounds of an interleaved run, SPEC 7.6: each
+ * round's Tukey median is one side of a paired comparison), as
+ * list(id, round, median, n), ascending; round_medians_tukey in
+ * analyze/reduce/tukey_filter.R is the reference. */
 #include <limits.h>
 #include <math.h>
 #include <string.h>
@@ -37,6 +43,20 @@ static double quantile7(const double *s, int n, double p) {
         q = (1 - h) * q + h * x_hi;
     }
     return q;
+}
+
+/* The median of the sorted s[0..n-1] within its Tukey bounds, and how many
+ * values that is (kept) and how many lie below them (below). */
+static double tukey_median(const double *s, int n, int *kept_out, int *below_out) {
+    double q1 = quantile7(s, n, 0.25), q3 = quantile7(s, n, 0.75), iqr = q3 - q1;
+    double lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr;
+    int below = 0, kept = n;
+    while (below < n && s[below] < lower) below++;
+    while (kept > below && s[kept - 1] > upper) kept--;
+    kept -= below;
+    *kept_out = kept;
+    *below_out = below;
+    return kept ? (s[below + (kept + 1) / 2 - 1] + s[below + kept / 2]) / 2 : NA_REAL;
 }
 
 void sort_times(double *s, int n) {
@@ -113,15 +133,10 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
         int n = (int)size;
         double *s = sorted + start[k];
         sort_times(s, n);
-        double q1 = quantile7(s, n, 0.25), q3 = quantile7(s, n, 0.75), iqr = q3 - q1;
-        double lower = q1 - 1.5 * iqr, upper = q3 + 1.5 * iqr;
-        int below = 0, kept = n;
-        while (below < n && s[below] < lower) below++;
-        while (kept > below && s[kept - 1] > upper) kept--;
-        kept -= below;
+        int below, kept;
+        out_median[g] = tukey_median(s, n, &kept, &below);
         out_id[g] = k;
         out_n[g] = kept;
-        out_median[g] = kept ? (s[below + (kept + 1) / 2 - 1] + s[below + kept / 2]) / 2 : NA_REAL;
         out_p90[g] = percentile_of_sorted(s, n, 90);
         out_p99[g] = percentile_of_sorted(s, n, 99);
         out_below[g] = below;
@@ -133,4 +148,93 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
     setAttrib(out, R_NamesSymbol, out_names);
     UNPROTECT(2);
     return out;
+}
+
+typedef struct {
+    int round;
+    double value;
+} round_value_t;
+
+static int by_round_then_value(const void *a, const void *b) {
+    const round_value_t *x = a, *y = b;
+    if (x->round != y->round) return (x->round > y->round) - (x->round < y->round);
+    return (x->value > y->value) - (x->value < y->value);
+}
+
+SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_xlen_t rows, int max_id,
+                      const R_xlen_t *rows_of_id, scratch_t *scratch) {
+    R_xlen_t *start = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
+    for (int k = 0; k <= max_id; k++) start[k + 1] = start[k] + rows_of_id[k];
+    round_value_t *bucket = scratch_alloc_dirty(scratch, (size_t)rows + 1, sizeof(round_value_t));
+    R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
+    memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) bucket[next[id[i]]++] = (round_value_t){round[i], seconds[i]};
+    R_xlen_t groups = 0;
+    for (int k = 0; k <= max_id; k++) {
+        round_value_t *b = bucket + start[k];
+        R_xlen_t size = start[k + 1] - start[k];
+        if (size > 1) qsort(b, (size_t)size, sizeof(*b), by_round_then_value);
+        for (R_xlen_t i = 0; i < size; i++) groups += i == 0 || b[i].round != b[i - 1].round;
+    }
+    const char *names[] = {"id", "round", "median", "n"};
+    enum { ID, ROUND, MEDIAN, N, FIELDS };
+    SEXP out = PROTECT(allocVector(VECSXP, FIELDS));
+    int *out_id = INTEGER(SET_VECTOR_ELT(out, ID, allocVector(INTSXP, groups)));
+    int *out_round = INTEGER(SET_VECTOR_ELT(out, ROUND, allocVector(INTSXP, groups)));
+    double *out_median = REAL(SET_VECTOR_ELT(out, MEDIAN, allocVector(REALSXP, groups)));
+    int *out_n = INTEGER(SET_VECTOR_ELT(out, N, allocVector(INTSXP, groups)));
+    double *values = scratch_alloc_dirty(scratch, (size_t)rows + 1, sizeof(double));
+    R_xlen_t g = 0;
+    for (int k = 0; k <= max_id; k++) {
+        round_value_t *b = bucket + start[k];
+        R_xlen_t size = start[k + 1] - start[k];
+        for (R_xlen_t i = 0; i < size;) {
+            R_xlen_t j = i;
+            while (j < size && b[j].round == b[i].round) {
+                values[j - i] = b[j].value;
+                j++;
+            }
+            int kept, below;
+            out_median[g] = tukey_median(values, (int)(j - i), &kept, &below);
+            out_id[g] = k;
+            out_round[g] = b[i].round;
+            out_n[g] = kept;
+            g++;
+            i = j;
+        }
+    }
+    SEXP out_names = PROTECT(allocVector(STRSXP, FIELDS));
+    for (int f = 0; f < FIELDS; f++) SET_STRING_ELT(out_names, f, mkChar(names[f]));
+    setAttrib(out, R_NamesSymbol, out_names);
+    UNPROTECT(2);
+    return out;
+}
+
+typedef struct {
+    SEXP id, round, seconds;
+    scratch_t scratch;
+} round_call_t;
+
+static SEXP round_medians_call(void *data) {
+    round_call_t *call = data;
+    R_xlen_t rows = XLENGTH(call->id);
+    const int *id = INTEGER(call->id), *round = INTEGER(call->round);
+    int max_id = 0;
+    for (R_xlen_t i = 0; i < rows; i++) {
+        if (id[i] == NA_INTEGER || id[i] < 0) error("nbh_round_medians: id %d is not an experiment id", id[i]);
+        if (round[i] == NA_INTEGER || round[i] < 0) error("nbh_round_medians: round %d is not a round", round[i]);
+        if (id[i] > max_id) max_id = id[i];
+    }
+    R_xlen_t *rows_of_id = scratch_alloc(&call->scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) rows_of_id[id[i]]++;
+    return round_medians_of(id, round, REAL(call->seconds), rows, max_id, rows_of_id, &call->scratch);
+}
+
+SEXP nbh_round_medians(SEXP id_, SEXP round_, SEXP seconds_) {
+    if (!isInteger(id_) || !isInteger(round_) || !isReal(seconds_) || XLENGTH(id_) != XLENGTH(seconds_) ||
+        XLENGTH(round_) != XLENGTH(id_)) {
+        error("nbh_round_medians: id, round (integer) and seconds (double) of the same length expected");
+    }
+    round_call_t call = {id_, round_, seconds_, {{0}, 0}};
+    return with_scratch(round_medians_call, &call, &call.scratch);
 }

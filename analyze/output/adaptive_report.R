@@ -1,9 +1,10 @@
 # The report's decisions (SPEC 7.5; analyze/assess/decisions.R), placed
 # after the verdict: how many tests are violated, hold and are open; for an
-# adaptive campaign the section "Adaptive rounds": the rule that spent the
-# thresholds over its looks and the error it keeps, the runs it spent
-# against the fixed design of nrun_max runs, and per guideline how many
-# tests each look decided.
+# adaptive campaign the section "Adaptive rounds": the rules that spent the
+# errors over its looks and the errors they keep, what its estimates are,
+# the runs it spent against the fixed design of nrun_max runs, per
+# guideline the round from which each test had its final decision, and
+# the tests whose verdict flipped between violated and holds.
 
 # The hold ratio in words: "1.03", with the guidelines whose own threshold
 # is larger ("1.03 (GL16: 1.1)").
@@ -30,6 +31,28 @@ decision_blocks <- function(result, tt) {
   c(blocks, adaptive_round_blocks(result, tt))
 }
 
+# The p threshold in the report's header: "0.001", or for an adaptive
+# campaign "each test's look threshold (p_look: ... spending of 0.001)".
+look_p_text <- function(result) {
+  if (!isTRUE(result$looks$adaptive)) return(format(result$p_thres))
+  sprintf("its look's nominal p (tests.csv p_look: %s spending of %s over each test's looks)",
+          spending_rule_text(result$looks$rule), format(result$p_thres))
+}
+
+# The interval's level in the report's header: "95%", or for an adaptive
+# campaign "look's (tests.csv ci_level_look: ...)".
+look_level_text <- function(result) {
+  level <- paste0(format(100 * (result$ci_level %||% 0.95)), "%")
+  if (!isTRUE(result$looks$adaptive)) return(level)
+  sprintf("look's (tests.csv ci_level_look: %s spending of the %s interval's error over each test's looks)",
+          spending_rule_text(result$looks$hold_rule), level)
+}
+
+# A spending rule in words: "O'Brien-Fleming-type".
+spending_rule_text <- function(rule) {
+  switch(rule, "obrien-fleming" = "O'Brien-Fleming-type", "pocock" = "Pocock-type", rule)
+}
+
 adaptive_round_blocks <- function(result, tt) {
   looks <- result$looks
   plan <- looks$plans[[1]]
@@ -40,6 +63,10 @@ adaptive_round_blocks <- function(result, tt) {
   work <- sum(spent$experiment_runs)
   fixed_work <- sum(spent$fixed_experiment_runs)
   rounds <- result$rounds$rounds %||% 1L
+  range_text <- function(x, digits) {
+    x <- range(signif(x, digits))
+    if (x[1] == x[2]) format(x[1]) else paste(format(x[1]), "to", format(x[2]))
+  }
   blocks <- list(
     heading("Adaptive rounds"),
     bullets(c(
@@ -47,24 +74,49 @@ adaptive_round_blocks <- function(result, tt) {
                     "tests need, up to %d runs per deployment and parameter set: at most %d looks; state: %s"),
               as.integer(plan$nrun), as.integer(plan$nrun_step), as.integer(plan$nrun_max), looks$looks,
               plan$state %||% "unknown"),
-      sprintf(paste("error across looks (%s over the %d planned looks): each look tests at p <= %s (%s / %d) and",
-                    "bounds ratios with %s%% intervals (1 - (1 - %s) / %d), so that over all its looks a test is",
-                    "falsely violated with probability at most %s, and falsely holds (its true ratio at or above the",
-                    "hold ratio) at most %s%s"),
-              looks$rule, looks$looks, format(signif(looks$p_look, 3)), format(looks$p_thres), looks$looks,
-              format(signif(100 * looks$ci_level_look, 4)), format(looks$ci_level), looks$looks,
-              format(looks$p_thres), format((1 - looks$ci_level) / 2),
-              if (identical(result$adjust, "holm")) sprintf("; with --adjust holm at each look, the chance of any false violation among all tests and looks is at most %s", format(looks$p_thres)) else ""),
+      sprintf(paste("error across looks: Lan-DeMets error spending on each test's information, its runs (paired: the",
+                    "runs both sides were measured in; else its side with fewer) / nrun_max %d, looks that gave it no",
+                    "new run not counted. **Violated**: p at or below its look's nominal p, the boundary of %s",
+                    "spending of p_thres %s (here %s), so that over all its looks a test without a difference is",
+                    "falsely violated with probability at most %s.%s **Holds**: the upper bound of its ratio's",
+                    "interval at its look's level (%s spending of the interval's one-sided %s: here %s %%) below the",
+                    "hold ratio, so that over all its looks a test whose true ratio is at or above the hold ratio",
+                    "falsely holds with probability at most %s. Each test's thresholds at its last look are",
+                    "tests.csv's p_look and ci_level_look; the boundaries are those of normal statistics, applied to",
+                    "the exact rank tests' p-values (docs/analyze.md, adaptive campaigns)"),
+              as.integer(looks$nrun_max), spending_rule_text(looks$rule), format(looks$p_thres),
+              range_text(tt$p_look, 3), format(looks$p_thres),
+              if (identical(result$adjust, "holm")) sprintf(paste(" With --adjust holm at each look the chance of",
+                "any false violation among all tests and looks is at most %s."), format(looks$p_thres)) else "",
+              spending_rule_text(looks$hold_rule), format(looks$hold_error), range_text(100 * tt$ci_level_look, 4),
+              format(looks$hold_error)),
+      paste("estimates: a test's ratio, interval and p are those of its last look, on the runs it had then: the",
+            "interval at that look's level (ci_level_look, wider than the", paste0(format(100 * looks$ci_level), " %"),
+            "of a fixed design), the ratio not corrected for the stopping (a test stopped early as violated",
+            "tends to show a larger ratio than its true one)"),
       sprintf("rounds run: %d; runs spent: %d of the %d of the fixed design of nrun_max runs (%s); experiment runs (one experiment in one run, what a run's time grows with): %d of %d (%s)",
               rounds, runs, fixed, pct(runs, fixed), work, fixed_work, pct(work, fixed_work)))),
     table_block(spent[, .(context = context_text(spent, c("library", "param_set", "deployment")), rounds, runs,
                           `fixed design runs` = fixed_runs, `experiment runs` = experiment_runs,
                           `fixed design experiment runs` = fixed_experiment_runs,
                           spent = mapply(pct, experiment_runs, fixed_experiment_runs))]))
-  blocks <- c(blocks, list(paragraph("Tests decided at each look (a look assesses the runs of the rounds so far with ",
-                                     "the thresholds of one look; the last look is the analysis above):"),
+  blocks <- c(blocks, list(paragraph("Tests decided from each look on (`decided_round`: the round from whose look on ",
+                                     "a test had its final decision; a look assesses the runs of the rounds so far ",
+                                     "with each test's thresholds then; the last look is the analysis above):"),
                            table_block(decided_by_round(result, tt, rounds))))
-  late <- tt[!is.na(decided_round) & decision == "open", .N]
+  replayed <- "look_decisions" %in% names(tt)
+  flipped <- if (replayed) tt[flipped %in% TRUE] else tt[0L]
+  if (nrow(flipped)) {
+    shown <- head(flipped, 20L)
+    blocks <- c(blocks, list(paragraph(sprintf(paste(
+      "**%d tests flipped** between violated and holds from one look to another (`look_decisions` in tests.csv:",
+      "each look's decision); their verdict is that of the last look, decided from the round given%s:"),
+      nrow(flipped), if (nrow(flipped) > nrow(shown)) sprintf("; the first %d", nrow(shown)) else "")),
+      table_block(shown[, .(guideline = tagged(tag, guideline), a = a_params, b = b_params,
+                            context = context_text(shown, c("library", "param_set", "deployment")),
+                            looks = look_decisions, decision, `decided round` = decided_round)])))
+  }
+  late <- if (replayed) tt[decision == "open" & grepl("violated|holds", look_decisions), .N] else 0L
   if (late) {
     blocks <- c(blocks, list(paragraph(sprintf(paste(
       "%d tests decided at an earlier look are open on all runs: their cells got more runs for other open tests,",
@@ -78,8 +130,8 @@ adaptive_round_blocks <- function(result, tt) {
   blocks
 }
 
-# Per guideline: its tests, how many each look decided first (round r:
-# first decided at the look after round r), and those no look decided.
+# Per guideline: its tests, how many had their final decision from the
+# look after round r on, and those whose final decision is open.
 decided_by_round <- function(result, tt, rounds) {
   x <- tt[, .(guideline = tagged(tag[1], guideline[1]), tests = .N), keyby = guideline_no]
   for (r in seq_len(rounds)) {
@@ -88,8 +140,8 @@ decided_by_round <- function(result, tt, rounds) {
     set(x, i = which(is.na(x[[paste("round", r)]])), j = paste("round", r), value = 0L)
   }
   open <- tt[is.na(decided_round), .N, keyby = guideline_no]
-  x[open, on = "guideline_no", `never decided` := i.N]
-  x[is.na(`never decided`), `never decided` := 0L]
+  x[open, on = "guideline_no", `open at the end` := i.N]
+  x[is.na(`open at the end`), `open at the end` := 0L]
   x[, guideline_no := NULL][]
 }
 

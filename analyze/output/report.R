@@ -133,7 +133,7 @@ closest_call_blocks <- function(closest, params, result) {
                                  ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
                                  `median a (µs)` = sprintf("%.4g", median_a_us),
                                  `median b (µs)` = sprintf("%.4g", median_b_us),
-                                 runs = paste0(runs_a, "/", runs_b), slower, `short of` = short_of)], closest, result)
+                                 runs = runs_text(closest), slower, `short of` = short_of)], closest, result)
   c(blocks, bounded_table(x, "closest calls", "closest.csv", "closest"))
 }
 
@@ -273,8 +273,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     heading("nbhbench analysis", 1L),
     facts(c(paste0("archives: ", paste0("`", vapply(result$archives, `[[`, "", "name"), "`", collapse = ", ")),
               paste0("assessment: `", result$assessment_file, "`"),
-              sprintf("violated iff ratio v >= %s and p <= %s (one-sided Wilcoxon rank-sum test of the run medians)",
-                      format(result$v_thres), format(result$p_thres)),
+              method_text(result, tt),
               own_threshold_text(result$guidelines),
               if (several_sets) paste0("parameter sets: ", paste0("`", result$param_sets, "`", collapse = ", "),
                                        "; reference: `", result$reference_set, "`"),
@@ -288,7 +287,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     paragraph(chance_text(result, nrow(tt))),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary))), reorder_blocks(result), list(
+    table_block(study_table(summary))), aa_blocks(result, tt), reorder_blocks(result), list(
     heading("Violations")))
   if (nrow(vt)) {
     shown <- head(vt[order(-ratio)], REPORT_ROWS)
@@ -298,7 +297,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
       table_block(trust_columns(shown[, .(guideline = tagged(tag, guideline), context = context_text(shown),
                                           parameters = parameter_text(shown, params), level = varied_level(shown),
                                           ratio = sprintf("%.3f", ratio), p = sprintf("%.2g", p_value),
-                                          runs = paste0(runs_a, "/", runs_b), slower)], shown, result),
+                                          runs = runs_text(shown), slower)], shown, result),
                   "violations")))
   } else {
     blocks <- c(blocks, list(paragraph("None.")))

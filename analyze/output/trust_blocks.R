@@ -13,7 +13,17 @@ ci_text <- function(low, high) {
 trust_banner_blocks <- function(result, summary) {
   blocks <- list()
   blind <- summary[power == "cannot detect"]
-  if (nrow(blind)) {
+  paired <- result$tests[method == "paired"]
+  if (nrow(blind) && nrow(paired)) {
+    pairs <- sort(unique(paired$pairs))
+    blocks <- c(blocks, list(paragraph(sprintf(paste(
+      "**Cannot detect.** %d of %d guidelines in a context (summary.csv, `power`) cannot show a violation at",
+      "p <= %s whatever the ratio: a paired test of n units (rounds of runs both sides have) gives at best",
+      "p = 2^-n (%s). Guidelines concerned: %s. A campaign needs nrun x blocks >= %d units to reach p <= %s."),
+      nrow(blind), sum(summary$n_tests > 0), format(result$p_thres),
+      format_list(sprintf("n = %d: %.3g", pairs, 0.5^pairs), 4L), format_list(unique(tagged(blind$tag, blind$guideline)), 6L),
+      ceiling(-log2(result$p_thres)), format(result$p_thres)))))
+  } else if (nrow(blind)) {
     runs <- sort(unique(unlist(result$tests[, .(runs_a, runs_b)])))
     need <- runs_needed(result$p_thres)
     what <- unique(tagged(blind$tag, blind$guideline))
@@ -83,9 +93,10 @@ reorder_blocks <- function(result) {
 
 # The report's header line on the p adjustment and the intervals.
 trust_settings_text <- function(result) {
-  sprintf(paste("p-values adjusted for the number of tests: %s; every ratio with its %s%% confidence interval",
-                "(bootstrap over runs, the resampled medians enumerated exactly: no random draws, no seed)"),
-          result$adjust %||% "none", format(100 * (result$ci_level %||% 0.95)))
+  sprintf(paste("p-values adjusted for the number of tests: %s; every ratio with its %s confidence interval",
+                "(paired tests: from the signed-rank test's Walsh averages; unpaired: bootstrap over runs, the",
+                "resampled medians enumerated exactly: no random draws, no seed)"),
+          result$adjust %||% "none", look_level_text(result))
 }
 
 # A report table x (one row per test of rows) with the ratio's interval

@@ -18,6 +18,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   runs <- frame$runs
   native_library()   # compiled and loaded once, before the workers fork
   nrep_by_archive <- lapply(archives, function(a) nrep_of_id(a$experiments))
+  blocks_by_archive <- lapply(archives, function(a) blocks_of_id(a$experiments))
   # Each run's region of the value store: as many values as its archive's
   # experiments have repetitions.
   region <- vapply(archives, function(a) sum(as.numeric(a$experiments$nrep)), 0)[runs$archive]
@@ -27,7 +28,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
     reduce_run(list(run_id = runs$run_id[i], state = runs$state[i], total = runs$experiments_total[i]),
-               archives[[k]], nrep_by_archive[[k]], store, offset[i])
+               archives[[k]], nrep_by_archive[[k]], store, offset[i], blocks_by_archive[[k]])
   }, cores, meanwhile)
   warn_unlisted_results(archives)
   if (is.null(store)) {   # the sorted times came back with the runs
@@ -39,6 +40,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   }
   at <- rep.int(offset[seq_along(out)], vapply(out, function(m) length(m$id), 0L)) +
     unlist(lapply(out, `[[`, "start"), use.names = FALSE) %||% numeric()
+  rounds <- lapply(out, `[[`, "rounds")
   out <- lapply(out, function(m) m[c("id", "median", "n", "p90", "p99", "below")])
   # Each row's cell, by indexing rather than joins (a run's rows are all of
   # one archive and context): (archive, id) -> exp, then (exp, context) -> cell.
@@ -60,7 +62,44 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
                         below = m$below)
   setkeyv(medians, c("cell", "run"))
   setattr(medians, "values", values)
+  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs)))
   medians
+}
+
+# Per run, a function from experiment ids to cells (NA where none).
+exp_of_run_id <- function(archives, frame, runs) {
+  cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
+  cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
+  lapply(seq_along(archives), function(a) {
+    ids <- frame$ids[archive == a]
+    exp_of_id <- rep(NA_integer_, max(ids$id, 0L) + 1L)
+    exp_of_id[ids$id + 1L] <- ids$exp
+    function(id, context) {
+      exp <- exp_of_id[pmin(id, length(exp_of_id) - 1L) + 1L]
+      exp[id >= length(exp_of_id)] <- NA_integer_
+      cell_of[cbind(exp, context)]
+    }
+  })
+}
+
+# The round medians of every run (SPEC 7.6): data.table(cell, run, round,
+# median) keyed by (cell, run, round) -- the Tukey median of the
+# repetitions of each experiment in each round of each run, the units the
+# paired tests compare. A run without rounds (a kernel before them; its
+# results have no round column) is one round: its run medians.
+round_units <- function(rounds, medians, runs, frame, cell_fn) {
+  parts <- lapply(seq_len(nrow(runs)), function(i) {
+    r <- rounds[[i]]
+    if (is.null(r) || !length(r$id)) return(NULL)
+    data.table(cell = cell_fn[[runs$archive[i]]](r$id, runs$context[i]), run = runs$run_key[i],
+               round = r$round, median = r$median)
+  })
+  with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
+  plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
+  units <- rbind(rbindlist(parts), plain)
+  units <- units[!is.na(cell) & !is.na(median)]
+  setkeyv(units, c("cell", "run", "round"))
+  units[]
 }
 
 # The run medians of one run (run: list(run_id, state)): what run_summary
@@ -71,18 +110,29 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
 # (analyze/native/results_file.c: its times correctly rounded, where fread
 # may differ in the last bit); any other by read_results, which says what
 # is wrong with it.
-reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments), store = NULL, offset = 0) {
+reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments), store = NULL, offset = 0,
+                       blocks = blocks_of_id(archive$experiments)) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
-  m <- call_native("nbh_read_run_medians", file, nrep, store, offset)
+  m <- call_native("nbh_read_run_medians", file, nrep, blocks, store, offset)
   if (is.null(m)) {
     x <- read_results(file, run$run_id, archive$experiments, run$state)
+    rounds <- if (!is.null(x$round)) round_summary(x$id, x$round, x$seconds)
     m <- run_summary(x$id, x$seconds, store, offset)
+    m$rounds <- rounds
     if (!nrow(x)) return(m)
   }
   # An adaptive campaign's later rounds hold only some experiments (runs.csv experiments_total).
   total <- if (is.null(run$total) || is.na(run$total)) nrow(archive$experiments) else run$total
   report_coverage(run, length(m$id), total)
   m
+}
+
+# Element id + 1: the rounds (blocks) of experiment id, 1 where there is
+# none or the archive was made before the interleaved rounds.
+blocks_of_id <- function(experiments) {
+  blocks <- rep(1L, max(experiments$id, 0L) + 1L)
+  if (!is.null(experiments$blocks)) blocks[experiments$id + 1L] <- fcoalesce(as.integer(experiments$blocks), 1L)
+  blocks
 }
 
 # Element id + 1: the nrep of experiment id, 0 where there is none.

@@ -148,3 +148,22 @@ rows_of <- function(dt, i, sorted = NULL) {
   if (!is.null(sorted)) setattr(out, "sorted", sorted)
   out
 }
+
+# The Tukey median of every (id, round) group of rows (id, round, x): the
+# rounds of an interleaved run (SPEC 7.6), each one side of a paired
+# comparison. list(id, round, median, n), ascending by id and round; in C
+# where it can be (analyze/native/tukey_medians.c), else in R
+# (round_medians_tukey: the reference).
+round_summary <- function(id, round, x) {
+  call_native("nbh_round_medians", as.integer(id), as.integer(round), as.double(x)) %||%
+    round_medians_tukey(id, round, x)
+}
+
+round_medians_tukey <- function(id, round, x) {
+  if (!length(id)) return(list(id = integer(), round = integer(), median = numeric(), n = integer()))
+  dt <- data.table(id = as.integer(id), round = as.integer(round), x = as.double(x))
+  sg <- sorted_groups(dt, "x", c("id", "round"))
+  kept <- tukey_medians_sorted(sg)
+  first <- sg$row[sg$start + 1L]
+  list(id = dt$id[first], round = dt$round[first], median = kept$median, n = kept$n)
+}

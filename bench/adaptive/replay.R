@@ -4,10 +4,12 @@
 # at the thresholds as given, also for an adaptive campaign's archive),
 # then replay_rounds (analyze/assess/decisions.R) replays the rounds of an
 # adaptive campaign with a first round of NRUN runs and rounds of STEP up
-# to the archive's runs, subsampling its runs (no new measurement). Prints
-# "key value" lines: runs and experiment runs spent against the fixed
-# design, tests decided, decided verdicts equal to the fixed design's, and
-# the fixed design's violations the rounds miss.
+# to the archive's runs, subsampling its runs (no new measurement), each
+# test with the thresholds of its looks (error spending on its runs / the
+# archive's runs). Prints "key value" lines: runs and experiment runs spent
+# against the fixed design, tests decided, decided verdicts equal to the
+# fixed design's, the fixed design's violations the rounds miss, and the
+# tests whose verdict flipped between looks.
 suppressPackageStartupMessages(source(file.path(Sys.getenv("NBH_ROOT", "."), "analyze", "load.R")))
 args <- commandArgs(TRUE)
 nrun <- as.integer(args[1])
@@ -24,9 +26,8 @@ for (dir in args[-(1:2)]) {
   full <- suppressWarnings(analyze_archives(dir, NULL, default("p_thres"), default("v_thres"), ci_level = default("ci_level"),
                                             hold_ratio = hold_ratio, replay = FALSE))
   # The fixed design: one look at the thresholds as given (an adaptive
-  # campaign's archive was analysed with those of one of its looks).
-  once <- modifyList(full$state, list(p_thres = full$looks$p_thres, ci_level = full$looks$ci_level))
-  full$tests <- decide_tests(assess_tests(once, full$medians, full$work), once)
+  # campaign's archive was analysed with those of each test's last look).
+  if (full$looks$adaptive) full$tests <- assess_at(full$state, full$medians, full$work)
   analysed <- proc.time()[["elapsed"]]
   r <- replay_rounds(full, nrun, step)
   pct <- function(a, b) sprintf("%.1f %%", 100 * a / b)
@@ -37,9 +38,13 @@ for (dir in args[-(1:2)]) {
   v_full <- t[full == "violated", .N]
   found <- t[full == "violated" & decision == "violated", .N]
   cat("archive", dir, "\n")
-  cat("design", sprintf("first round %d runs, rounds of %d, up to %d: %d looks at p <= %.3g each (%s); hold ratio %s",
-                        nrun, step, r$nrun_max, r$looks_planned, full$looks$p_thres / r$looks_planned, full$looks$rule,
-                        format(full$hold_ratio)), "\n")
+  cat("design", sprintf(paste("first round %d runs, rounds of %d, up to %d: %d looks; violated: %s spending of p %s",
+                              "(nominal p %.3g to %.3g), holds: %s spending of %s (intervals %.4g to %.4g %%); hold",
+                              "ratio %s; method %s"),
+                        nrun, step, r$nrun_max, r$looks_planned, full$looks$rule, format(full$looks$p_thres),
+                        min(r$tests$p_look), max(r$tests$p_look), full$looks$hold_rule, format(full$looks$hold_error),
+                        100 * min(r$tests$ci_level_look), 100 * max(r$tests$ci_level_look), format(full$hold_ratio),
+                        paste(unique(r$tests$method), collapse = ", ")), "\n")
   cat("runs", sprintf("%d of the fixed design's %d (%s)", r$spent$runs, r$spent$fixed_runs,
                       pct(r$spent$runs, r$spent$fixed_runs)), "\n")
   cat("experiment_runs", sprintf("%d of %d (%s)", r$spent$experiment_runs, r$spent$fixed_experiment_runs,
@@ -53,6 +58,13 @@ for (dir in args[-(1:2)]) {
   cat("cross", paste(sprintf("%s/%s %d", cross$rounds, cross$fixed, cross$N), collapse = ", "), "\n")
   cat("violations", sprintf("%d of the fixed design's %d found (%d missed); %d found that it does not find",
                             found, v_full, v_full - found, t[decision == "violated" & full != "violated", .N]), "\n")
+  cat("flipped", sprintf("%d tests between violated and holds from one look to another", sum(r$tests$flipped)), "\n")
+  sticky <- replay_rounds(full, nrun, step, sticky = TRUE)
+  cat("sticky", sprintf(paste("were a decided test that a later look finds open again given no more runs: %d runs",
+                              "(%s), %d experiment runs (%s), %d tests open at the end"),
+                        sticky$spent$runs, pct(sticky$spent$runs, sticky$spent$fixed_runs), sticky$spent$experiment_runs,
+                        pct(sticky$spent$experiment_runs, sticky$spent$fixed_experiment_runs),
+                        sticky$tests[decision == "open", .N]), "\n")
   looks <- r$looks
   cat("looks", paste(sprintf("%d: %d runs, %d experiment runs, %d open", looks$round, looks$runs,
                              looks$experiment_runs, looks$open), collapse = "; "), "\n")

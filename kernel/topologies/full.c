@@ -21,7 +21,7 @@ void full_neighborhood(const struct experiment *e, MPI_Comm base, struct neighbo
     int p, rank;
     MPI_Comm_size(base, &p);
     MPI_Comm_rank(base, &rank);
-    struct rng rng = {process_seed(e->seed, e->id, rank)};
+    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
     neighbor_lists_alloc(&out->lists, p - 1, p - 1);
     full_lists(e->order, rank, p, &rng, out->lists.sources, out->lists.destinations);
 }

@@ -51,7 +51,7 @@ void graph_neighborhood(const struct experiment *e, MPI_Comm base, struct neighb
     char error[1024];
     if (graph_read(e->graph, rank, p, NBH_LIMIT_MAX_DEGREE, &rows, error, sizeof(error)) != 0)
         stop(base, error);
-    struct rng rng = {process_seed(e->seed, e->id, rank)};
+    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
     order_graph_edges(e->order, rows.sources, rows.indegree, &rng);
     order_graph_edges(e->order, rows.destinations, rows.outdegree, &rng);
 

@@ -78,7 +78,7 @@ void grid_neighborhood(const struct experiment *e, MPI_Comm base, int *offsets, 
     int coords[NBH_MAX_NDIM], target[NBH_MAX_NDIM];
     MPI_Cart_coords(cart, rank, g->ndim, coords);
 
-    struct rng rng = {process_seed(e->seed, e->id, rank)};
+    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
     order_offsets(e->order, offsets, count, g->ndim, &rng);
 
     struct neighbor_lists *l = &out->lists;

@@ -46,6 +46,19 @@ planted_archive <- function(library = "openmpi", planted = planted_small, seed =
   dir
 }
 
+# The violated tests of an analysis of the planted archive, and the ones
+# planted_small plants (test-planted_violations.R says which and why).
+violated_cells <- function(result) {
+  tt <- test_table(result)
+  tt[violated == TRUE, .(tag, deployment, op, topology, order, nfin, reorder, msize, slower)]
+}
+planted_expected <- data.table(
+  tag = c("GL4", "GL9", "GL12"), deployment = c("1x4", "1x4", "2x4"),
+  op = c(NA, "neighbor_allgather", "neighbor_alltoall"), topology = c("cart", NA, "vneum"),
+  order = c(NA, NA, "RAND"), nfin = c(0L, 0L, 2L), reorder = c(0L, 0L, NA), msize = c(1024L, 1024L, 16384L),
+  slower = "a")
+
+
 # Runs `expr` and returns the messages of the warnings it raised.
 warnings_of <- function(expr) {
   messages <- character()

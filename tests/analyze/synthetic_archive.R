@@ -11,6 +11,7 @@
 #   Rscript tests/analyze/synthetic_archive.R --campaign nbhcoll --out DIR
 #           [--deployments 10x16,20x16,35x16] [--nrun 30] [--nrep 50] [--library openmpi]
 #           [--seed 1] [--plant-fraction 0.01] [--param-sets default,tuned]
+#           [--blocks B --phase-sd S]   (interleaved rounds; speed phases between them)
 #
 # Time model: every pair of cells that a shipped guideline compares has the
 # same true time, so only planted cells differ. Noise: a per-run factor
@@ -18,6 +19,11 @@
 # outliers (probability outlier_rate, time x U(2, 6)) for the Tukey filter.
 # work_column: results files in today's kernel format, with work_seconds (0:
 # no busy work); the command writes it, the tests' archives keep id,rep,seconds.
+# blocks: the run's interleaved rounds (SPEC 7.6): every experiment's nrep
+# repetitions split over that many rounds, each round in a new order, with
+# a round column in the results (NULL: no rounds, as kernels before them);
+# phase_sd: a factor per round and run (lognormal) on every time in it, a
+# machine that changes speed between rounds.
 suppressPackageStartupMessages(library(data.table))
 
 # The 15 message sizes of the study: 256 B * sqrt(2)^k, k = 0..14, rounded down.
@@ -140,8 +146,10 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
                                     library = "openmpi", param_sets = "default", planted = list(),
                                     seed = 1L, run_sd = 0.01, rep_sd = 0.03, outlier_rate = 0.02,
                                     assessment = synthetic_assessment("small"), campaign = "synthetic",
-                                    inputs = TRUE, reported = list(), work_column = FALSE) {
+                                    inputs = TRUE, reported = list(), work_column = FALSE, blocks = NULL,
+                                    phase_sd = 0) {
   set.seed(seed)
+  if (!is.null(blocks)) experiments <- copy(experiments)[, blocks := as.integer(blocks)]
   for (sub in c("results", "inputs", "logs", "campaign", "env")) dir.create(file.path(dir, sub), recursive = TRUE, showWarnings = FALSE)
   fwrite(experiments, file.path(dir, "experiments.csv"), na = "")
   writeLines(assessment, file.path(dir, "campaign", "assessment.conf"))
@@ -166,13 +174,23 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
       planted_factor(experiments, r[, .(library, param_set, deployment, nprocs)], planted) *
       exp(rnorm(1, 0, run_sd))
     order <- sample.int(nrow(experiments))          # each run its own shuffled order
-    id <- rep(experiments$id[order], nrep[order])
-    rep <- sequence(nrep[order]) - 1L
-    seconds <- rep(truth[order], nrep[order]) * exp(rnorm(length(id), 0, rep_sd))
+    if (is.null(blocks)) {
+      id <- rep(experiments$id[order], nrep[order])
+      rep <- sequence(nrep[order]) - 1L
+      seconds <- rep(truth[order], nrep[order]) * exp(rnorm(length(id), 0, rep_sd))
+    } else {
+      rounds <- synthetic_rounds(experiments, order, as.integer(blocks))
+      id <- rounds$id
+      rep <- rounds$rep
+      phase <- exp(rnorm(blocks, 0, phase_sd))
+      seconds <- truth[match(id, experiments$id)] * phase[rounds$round] * exp(rnorm(length(id), 0, rep_sd))
+    }
     spike <- runif(length(id)) < outlier_rate
     seconds[spike] <- seconds[spike] * runif(sum(spike), 2, 6)
     results <- data.table(id = id, rep = rep, seconds = signif(seconds, 10))
-    if (work_column) results[, work_seconds := 0]   # today's kernels: 0 without busy work
+    if (!is.null(blocks)) results[, round := rounds$round]
+    if (work_column || !is.null(blocks)) results[, work_seconds := 0]   # today's kernels: 0 without busy work
+    if (!is.null(blocks)) setcolorder(results, c("id", "rep", "round", "seconds", "work_seconds"))
     fwrite(results, file.path(dir, "results", paste0(r$run_id, ".results.csv")))
     if (inputs) fwrite(cbind(experiments[order], seed = r$seed), file.path(dir, "inputs", paste0(r$run_id, ".csv")), na = "")
     write_json_object(list(status = "complete", kernel_version = "synthetic", library = library,
@@ -192,9 +210,23 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
   invisible(dir)
 }
 
+# The rows of a run with `blocks` interleaved rounds (kernel/rounds.c):
+# round 1 in the run's order, each later round in a new one; every
+# experiment's share of its nrep in each round. data.table(id, rep, round).
+synthetic_rounds <- function(experiments, order, blocks) {
+  nrep <- experiments$nrep
+  rbindlist(lapply(seq_len(blocks), function(r) {
+    o <- if (r == 1L) order else sample(order)
+    share <- nrep[o] %/% blocks + (r - 1L < nrep[o] %% blocks)
+    first <- (r - 1L) * (nrep[o] %/% blocks) + pmin(r - 1L, nrep[o] %% blocks)
+    data.table(id = rep(experiments$id[o], share), rep = rep(first, share) + sequence(share) - 1L, round = r)
+  }))
+}
+
 synthetic_main <- function(args) {
   opt <- list(campaign = "nbhcoll", out = NULL, deployments = "10x16,20x16,35x16", nrun = "30",
-              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01", `param-sets` = "default")
+              nrep = "50", library = "openmpi", seed = "1", `plant-fraction` = "0.01", `param-sets` = "default",
+              blocks = "", `phase-sd` = "0")
   while (length(args)) {
     key <- sub("^--", "", args[1])
     if (!key %in% names(opt) || length(args) < 2) stop("usage: synthetic_archive.R --out DIR [--campaign nbhcoll|small] ...")
@@ -212,7 +244,8 @@ synthetic_main <- function(args) {
                           nrun = as.integer(opt$nrun), library = opt$library, planted = planted,
                           param_sets = strsplit(opt$`param-sets`, ",")[[1]],
                           seed = as.integer(opt$seed), assessment = synthetic_assessment(opt$campaign),
-                          campaign = paste0("synthetic-", opt$campaign), work_column = TRUE)
+                          campaign = paste0("synthetic-", opt$campaign), work_column = TRUE,
+                          blocks = if (nzchar(opt$blocks)) as.integer(opt$blocks), phase_sd = as.numeric(opt$`phase-sd`))
   fwrite(data.table(id = chosen, factor = rep(1.2, length(chosen))), file.path(opt$out, "planted.csv"))
   cat(opt$out, "\n", sep = "")
 }

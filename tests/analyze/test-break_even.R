@@ -42,6 +42,7 @@ test_that("break-even: the smallest k with _init + k P < k B, and the order-stat
   expect_equal(c(be$blocking_s, be$persistent_s, be$saving_s), c(10e-6, 8e-6, 2e-6))
   expect_identical(be$break_even, 53)
   expect_false(be$never)
+  expect_true(be$saving_shown)
   expect_identical(c(be$break_even_low, be$break_even_high), c(43, 63))
   expect_false(be$never_low || be$never_high)
 })
@@ -78,6 +79,30 @@ test_that("break-even: with 5 runs there is no 95 % interval; the bound is that 
   expect_true(is.na(order_statistic_bound(5L, 0.95)))
   expect_identical(order_statistic_bound(30L, 0.95), 10L)
   expect_identical(order_statistic_bound(10L, 0.95), 2L)
+})
+
+test_that("break-even: a saving within the noise gives no break-even, however large its median k", {
+  # Per run B - P: 0.5, -0.4, 0.3, -0.2, 0.6, 0.1 us: the median saving is 0.2 us (k = 100 / 0.2 = 500),
+  # but the one-sided 95 % lower bound of the median saving is x_(1) = -0.4 (P(Bin(6, 1/2) <= 0) = 1/64).
+  case <- break_even_case(c("neighbor_alltoall", "neighbor_alltoall_init"), init_us = rep(100, 6),
+                          blocking_us = rep(10, 6), persistent_us = 10 - c(0.5, -0.4, 0.3, -0.2, 0.6, 0.1))
+  be <- be_of(case)
+  expect_false(be$saving_shown)
+  expect_false(be$never)
+  expect_true(is.na(be$break_even))
+  tab <- break_even_table(list(break_even = be, params = data.table(name = c("library", "deployment", "op", "msize")),
+                               frame = case$frame, ci_level = 0.95))
+  expect_identical(tab$break_even, "not shown")
+})
+
+test_that("break-even: the break-even is the median of the per-run ones, so it lies within their interval", {
+  # k_r = 10, 20, 30, 40, 50, 1000 (init 100, savings 10, 5, 3.33, 2.5, 2, 0.1): median 35 -> 36,
+  # interval [k_(1), k_(6)] = 11 .. 1001; the ratio of medians would give 100 / 2.9 = 34.5 -> 35
+  case <- break_even_case(c("neighbor_alltoall", "neighbor_alltoall_init"), init_us = rep(100, 6),
+                          blocking_us = rep(20, 6), persistent_us = 20 - 100 / c(10, 20, 30, 40, 50, 1000))
+  be <- be_of(case)
+  expect_identical(be$break_even, 36)
+  expect_true(be$break_even_low <= be$break_even && be$break_even <= be$break_even_high)
 })
 
 test_that("break-even: nothing without persistent cells, without preparation files or without a blocking partner", {

@@ -62,18 +62,90 @@ test_that("a side of one run has no interval: it never holds", {
   expect_equal(decided(list(1), list(narrow))$decision, "open")
 })
 
-test_that("Bonferroni over the planned looks: each look at p_thres / looks, intervals at 1 - (1 - level) / looks", {
+test_that("the looks' rules: error spending named in the registry, the campaign's own where its plan names one", {
   dir <- tempfile("archive-")
   dir.create(dir)
   writeLines('{"looks_planned": 4, "nrun": 8, "nrun_step": 4, "nrun_max": 20}', file.path(dir, "adaptive.json"))
   registry <- read_registry(nbh_root)
   rule <- look_rule(list(list(dir = dir)), 0.001, 0.95, registry)
-  expect_equal(c(rule$looks, rule$p_look, rule$ci_level_look), c(4, 0.00025, 0.9875))
+  expect_equal(rule[c("rule", "hold_rule", "looks", "nrun_max", "p_thres", "hold_error")],
+               list(rule = "obrien-fleming", hold_rule = "pocock", looks = 4L, nrun_max = 20L, p_thres = 0.001,
+                    hold_error = 0.025))
   expect_true(rule$adaptive)
   fixed <- look_rule(list(list(dir = tempdir())), 0.001, 0.95, registry)
-  expect_equal(c(fixed$looks, fixed$p_look, fixed$ci_level_look), c(1, 0.001, 0.95))
+  expect_false(fixed$adaptive)
+  writeLines('{"looks_planned": 4, "nrun_max": 20, "rule": "pocock", "hold_rule": "obrien-fleming"}',
+             file.path(dir, "adaptive.json"))
+  expect_equal(look_rule(list(list(dir = dir)), 0.001, 0.95, registry)[c("rule", "hold_rule")],
+               list(rule = "pocock", hold_rule = "obrien-fleming"))
+  # An older campaign's Bonferroni: replayed with the registry's spending, and said.
+  writeLines('{"looks_planned": 4, "nrun_max": 20, "rule": "bonferroni"}', file.path(dir, "adaptive.json"))
+  expect_warning(old <- look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "rule 'bonferroni' is not an error-spending rule")
+  expect_equal(old$rule, "obrien-fleming")
   writeLines('{"looks_planned": 0}', file.path(dir, "adaptive.json"))
   expect_error(look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "looks_planned", class = "nbh_input_error")
+  writeLines('{"looks_planned": 2}', file.path(dir, "adaptive.json"))
+  expect_error(look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "nrun_max", class = "nbh_input_error")
+})
+
+test_that("a test's runs: those both sides were measured in (paired), else its side with fewer", {
+  kept <- data.table(cell = c(1L, 1L, 1L, 2L, 2L, 3L, 3L, 3L, 3L), run = c(1L, 2L, 3L, 2L, 3L, 1L, 4L, 5L, 6L))
+  tests <- data.table(a_cell = c(1L, 1L, 1L, 2L), b_cell = c(2L, 3L, 3L, 4L), paired = c(TRUE, TRUE, FALSE, TRUE))
+  # 1~2 share runs 2, 3; 1~3 share run 1 only; unpaired 1~3 has min(3, 4); cell 4 has no run.
+  expect_equal(test_runs(tests, kept), c(2, 1, 3, 0))
+})
+
+test_that("each test's thresholds come from its own looks: runs / nrun_max, looks without new runs left out", {
+  looks <- list(rule = "obrien-fleming", hold_rule = "pocock", nrun_max = 30L, p_thres = 0.001, hold_error = 0.025)
+  runs <- rbind(c(10, 15, 20), c(10, 10, 20), c(10, 15, 15), c(30, 40, 40), c(0, 10, 20))
+  th <- look_thresholds(runs, looks)
+  expect_equal(th$p_look[1], spending_bounds(c(10, 15, 20) / 30, 0.001, "obrien-fleming")$p[3])
+  expect_equal(th$p_look[2], spending_bounds(c(10, 20) / 30, 0.001, "obrien-fleming")$p[2])
+  expect_equal(th$p_look[3], spending_bounds(c(10, 15) / 30, 0.001, "obrien-fleming")$p[2])
+  expect_equal(th$p_look[4], 0.001, info = "the whole budget at the first look: the fixed design")
+  expect_equal(th$p_look[5], th$p_look[2], info = "a look without runs is no look")
+  expect_equal(th$ci_level_look[1], 1 - 2 * spending_bounds(c(10, 15, 20) / 30, 0.025, "pocock")$p[3])
+  expect_equal(th$ci_level_look[4], 0.95)
+})
+
+test_that("tests of one look are decided each with its own thresholds", {
+  cells <- make_cells(library = "lib", deployment = "1x2", op = rep(c("x", "y"), each = 2L), msize = rep(1:2, 2L))
+  g <- guideline(list(op = "x"), list(op = "y"))
+  state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
+                params = params, p_thres = 0.05, v_thres = 1.03, adjust = "none", ci_level = 0.95, hold_ratio = 1.03)
+  # Size 1 is a at 1.2 b (p = 0.05, violated at 0.05); size 2 holds at 95 % ([0.98024, 1.02016]).
+  medians <- make_medians(list(`1` = 1.2 * narrow, `3` = narrow, `2` = narrow, `4` = narrow))
+  work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  uniform <- assess_at(state, medians, work)
+  expect_equal(uniform$decision, c("violated", "holds"))
+  expect_equal(c(uniform$p_look, uniform$ci_level_look), c(0.05, 0.05, 0.95, 0.95))
+  # Size 1 at p 0.01 is not violated (its interval at 95 %, [1.17, 1.22], neither holds); size 2's
+  # interval at 99.99 % reaches beyond 1.03: open.
+  thresholds <- cbind(look_tests(state), p_look = c(0.01, 0.05), ci_level_look = c(0.95, 0.9999))
+  own <- assess_at(state, medians, work, thresholds)
+  expect_equal(own$decision, c("open", "open"))
+  expect_equal(c(own$p_look, own$ci_level_look), c(0.01, 0.05, 0.95, 0.9999))
+  expect_true(own$ratio_ci_high[2] > 1.03 && uniform$ratio_ci_high[2] < 1.03)
+  expect_equal(own$ratio_ci_high[1], uniform$ratio_ci_high[1])
+  # A test assessed apart, on its own, is the same as assessed with all the others at its thresholds.
+  whole <- assess_at(modifyList(state, list(ci_level = 0.9999)), medians, work)
+  expect_equal(own[2L, !c("p_look", "ci_level_look")], whole[2L, !c("p_look", "ci_level_look")])
+  # With --adjust the family stays whole: both tests' p adjusted together (holm: 2 x 0.05).
+  state$adjust <- "holm"
+  adjusted <- assess_at(state, medians, work, cbind(look_tests(state), p_look = c(0.1, 0.05), ci_level_look = 0.95))
+  expect_equal(adjusted$p_adjusted[1], 0.1)
+  expect_equal(adjusted$decision[1], "violated")
+})
+
+test_that("a test's decided round is the look from which it had its final decision; flips are marked", {
+  decisions <- rbind(c("holds", "violated"), c("violated", "violated"), c("holds", "open", "holds")[1:2],
+                     c("open", "holds"), c("holds", "open"), c("violated", "holds"))
+  out <- look_outcomes(decisions)
+  expect_equal(out$decided, c(2L, 1L, NA, 2L, NA, 2L))
+  expect_equal(out$flipped, c(TRUE, FALSE, FALSE, FALSE, FALSE, TRUE))
+  three <- look_outcomes(rbind(c("holds", "open", "holds"), c("open", "violated", "violated")))
+  expect_equal(three$decided, c(3L, 2L))
+  expect_equal(look_decision_text(rbind(c("holds", "open", "holds"))), "holds open holds")
 })
 
 test_that("the hold ratio: --hold-ratio, else the campaign's, never below the ratio threshold", {
@@ -85,7 +157,7 @@ test_that("the hold ratio: --hold-ratio, else the campaign's, never below the ra
   expect_error(campaign_hold_ratio(list(archive(NULL)), 1.01, 1.03), "--hold-ratio: 1.01 is below", class = "nbh_input_error")
 })
 
-test_that("replayed looks: a test is decided in the first round whose runs decide it", {
+test_that("replayed looks: a test is decided from the first round whose runs decide it", {
   # Cells 1, 2: x and y at size 1; 3, 4: at size 2. Round 1: runs 1-3, round 2: runs 4-6.
   cells <- make_cells(library = "lib", deployment = "1x2", op = rep(c("x", "y"), each = 2L), msize = rep(1:2, 2L))
   g <- guideline(list(op = "x"), list(op = "y"))
@@ -103,6 +175,7 @@ test_that("replayed looks: a test is decided in the first round whose runs decid
   expect_equal(r$decided, c(1L, 2L))
   expect_equal(r$rounds, 2L)
   expect_equal(r$looks[, .(round, open, holds)], data.table(round = 1:2, open = c(1L, 0L), holds = c(1L, 2L)))
+  expect_equal(r$flipped, c(FALSE, FALSE))
   # An archive without a round column is one round: every decided test in round 1.
   one <- decision_rounds(tests, state, data.table(run_key = 1:6, round = NA_integer_), medians, work)
   expect_equal(one$decided, c(1L, 1L))
@@ -124,4 +197,21 @@ test_that("summary.csv counts the tests that hold and are open per guideline and
   out <- summary_decisions(s, tt)
   expect_equal(out[, .(n_holds_tests, n_open_tests)], data.table(n_holds_tests = c(2L, 0L), n_open_tests = c(1L, 0L)))
   expect_equal(names(out)[9:11], c("n_holds_tests", "n_open_tests", "power"))
+})
+
+test_that("a flip from holds to violated: decided in the round that violated it, and marked", {
+  # Round 1 (runs 1-3): a at 1.02 b, its interval [0.9998, 1.0406] below the hold ratio 1.1: holds.
+  # Round 2 (runs 4-6): a at 1.3 b; all 6 of a above b's (p = 1/924), ratio 1.165 >= 1.1: violated.
+  cells <- make_cells(library = "lib", deployment = "1x2", op = c("x", "y"), msize = 1L)
+  g <- guideline(list(op = "x"), list(op = "y"))
+  state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
+                params = params, p_thres = 0.05, v_thres = 1.1, adjust = "none", ci_level = 0.95, hold_ratio = 1.1)
+  medians <- make_medians(list(`1` = c(1.011, 1.02, 1.03, 1.3 * narrow), `2` = c(narrow, narrow - 0.001)))
+  work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
+  runs <- data.table(run_key = 1:6, round = rep(1:2, each = 3L))
+  tests <- assess_at(state, medians, work)
+  r <- decision_rounds(tests, state, runs, medians, work)
+  expect_equal(r$decisions, matrix(c("holds", "violated"), 1L))
+  expect_equal(r$decided, 2L)
+  expect_true(r$flipped)
 })

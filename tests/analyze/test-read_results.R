@@ -83,3 +83,22 @@ test_that("a busy work time that is NaN, text or negative is a malformed row, as
     }
   }
 })
+
+test_that("with rounds: every round of an experiment must be there; a clock round may keep fewer rows", {
+  rounded <- data.table(id = 1:2, nrep = 4L, blocks = 2L)
+  lines <- c("id,rep,round,seconds,work_seconds", "1,0,1,1.0e-05,0", "1,1,1,1.1e-05,0", "2,0,1,2.0e-05,0",
+             "2,1,1,2.1e-05,0", "1,2,2,1.2e-05,0", "1,3,2,1.3e-05,0", "2,2,2,2.2e-05,0")
+  # experiment 2 kept 1 of its 2 repetitions in round 2 (a clock start): the archive checked it
+  w <- warnings_of(x <- read_results(results_file(lines), "r1", rounded))
+  expect_length(w, 0L)
+  expect_equal(names(x), c("id", "round", "seconds"))
+  expect_equal(x[, .N, keyby = .(id, round)]$N, c(2L, 2L, 2L, 1L))
+  # a round missing: the experiment is left out, with a warning
+  w <- warnings_of(x <- read_results(results_file(lines[-(6:7)]), "r1", rounded))
+  expect_match(w, "run r1: experiment\\(s\\) 1 lack a round of their blocks or have rows beyond them; left out")
+  expect_equal(unique(x$id), 2L)
+  # the round medians: the Tukey median of each round
+  m <- round_summary(x$id, x$round, x$seconds)
+  expect_equal(m$median, c(2.05e-05, 2.2e-05))
+  expect_equal(round_medians_tukey(x$id, x$round, x$seconds), m)
+})

@@ -63,7 +63,8 @@ test_that("a clean results file is read in C: every time the double nearest its 
   other_value <- c(1.23e-5, 12e-6, 1.5, 7, 0.5e-3, 0.25, 0.1, 5)
   times <- c(kernel, sprintf("%.17g", doubles), other)
   archive <- results_archive(sprintf("%d,0,%s,%s", seq_along(times) - 1L, times, rev(times)), rep(1L, length(times)))
-  expect_false(is.null(call_native("nbh_read_run_medians", archive$file, nrep_of_id(archive$experiments), NULL, 0)))
+  expect_false(is.null(call_native("nbh_read_run_medians", archive$file, nrep_of_id(archive$experiments),
+                                   blocks_of_id(archive$experiments), NULL, 0)))
   m <- reduce_run(list(run_id = "r1", state = "done"), archive)   # nrep 1: the median is the time
   expect_identical(m$id, seq_along(times) - 1L)
   expect_identical(m$median, c(nearest, doubles, other_value))
@@ -73,7 +74,9 @@ test_that("a clean results file is read in C: every time the double nearest its 
 test_that("a results file that is not clean is left to read_results, which says what is wrong", {
   good <- c("0,0,1.000000000e-05,0", "0,1,2.000000000e-05,0", "1,0,3.000000000e-05,0")
   nrep <- c(2L, 1L)
-  native <- function(a) call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments), NULL, 0)
+  native <- function(a) {
+    call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments), blocks_of_id(a$experiments), NULL, 0)
+  }
   expect_false(is.null(native(results_archive(good, nrep))))
   expect_false(is.null(native(results_archive(sub(",0$", "", good), nrep, "id,rep,seconds"))))
   # inputs with an arrival pattern: the slowest process's delay after the work
@@ -117,6 +120,6 @@ test_that("a results file that is not clean is left to read_results, which says 
   }
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["too few rows"]]), "another number of rows")
   missing <- list(dir = tempfile(), experiments = data.table(id = 0L, nrep = 1L))
-  expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L, NULL, 0))
+  expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L, 1L, NULL, 0))
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), missing), "no results file")
 })

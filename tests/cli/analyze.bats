@@ -227,7 +227,7 @@ assert_one_line_error() {
     [ "$status" -eq 0 ]
     grep -q "^Chance alone: were no guideline ever broken, about 0.16 of these 160 tests would still have p <= 0.001" "$OUT/report.md"
     grep -q "| ratio | 95% CI | p |" "$OUT/report.md"
-    grep -q "every ratio with its 95% confidence interval (bootstrap over runs" "$OUT/report.md"
+    grep -q "every ratio with its 95% confidence interval (paired tests: from the signed-rank test.s Walsh averages; unpaired: bootstrap over runs" "$OUT/report.md"
 }
 
 @test "too few runs: 'cannot detect' in summary.csv and at the top of the report; --fail-on-violation fails" {
@@ -278,7 +278,7 @@ distinct_columns() {
     [ "$status" -eq 3 ] || { echo "$output $stderr"; return 1; }
     [ "${lines[-1]}" = "$(cd "$OUT" && pwd)/report.html" ]
     [[ $output == *"regression against the baseline: "*" of 96 matched cells slower, 0 faster, 0 cannot detect; 0 new only, 0 baseline only"* ]]
-    [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,graph,weights,layout,type_constructor,packing,unit,unit2,stride,stride2,halo_n,matrix_n,arrival,arrival_us,late_rank,sync,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,verdict" ]
+    [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,graph,weights,layout,type_constructor,packing,unit,unit2,stride,stride2,halo_n,matrix_n,arrival,arrival_us,late_rank,sync,twin,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,verdict" ]
     [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/planted/experiments.csv")" = \
         "$(tail -n +2 "$ARCHIVES/planted/planted.csv" | cut -d, -f1 | sort -n)" ]
     ls "$OUT/plots/regression-01.png" "$OUT/plots/regression-01.pdf" >/dev/null

@@ -77,9 +77,9 @@ setup() { workflow_setup; }
     "$NBH" submit demo >/dev/null || true
     run "$NBH" archive demo
     [ "$status" -eq 0 ]
-    [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/8)"* ]]
+    [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/10)"* ]]
     # exit code 9, 0 rows rejected; no hosts, layout or reorder record: the kernel never started; round 1
-    grep -Eq "^1x4-default-r002,.*,failed,0,8,,9,,0(,){7},1$" "${lines[-1]}/runs.csv"
+    grep -Eq "^1x4-default-r002,.*,failed,0,10,,9,,0(,){7},1$" "${lines[-1]}/runs.csv"
 }
 
 @test "archive of a campaign not generated fails with exit 2" {

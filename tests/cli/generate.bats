@@ -20,7 +20,7 @@ setup() { workflow_setup; }
 @test "generate writes the workspace and says what it made" {
     run "$NBH" generate demo --env local-openmpi --set nrun=3
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "demo: 24 experiments x 3 runs"* ]]
+    [[ "${lines[0]}" == "demo: 30 experiments x 3 runs"* ]]
     [ -f "$NBH_WORK/demo/experiments.csv" ]
     [ -f "$NBH_WORK/demo/inputs/1x4-default-r003.csv" ]
     [ -x "$NBH_WORK/demo/jobs/1x4-default-r003.a1.sh" ]
@@ -105,15 +105,28 @@ setup() { workflow_setup; }
     [ -f "$NBH_WORK/demo/results/1x4-default-r001.a1.results.csv" ]
 }
 
-@test "generate warns when nrun cannot reach the p threshold: at 6 runs, not at 8" {
-    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=6
+@test "generate warns when nrun x blocks cannot reach the p threshold: at 9 rounds, not at 10" {
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=3 --set blocks=3
     [ "$status" -eq 0 ]
     [ "${#stderr_lines[@]}" -eq 1 ]
-    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=6 cannot show a violation: "*"1/C(12,6) = 0.00108, above the p threshold 0.001"*"use nrun >= 7" ]]
-    [ -f "$NBH_WORK/demo/inputs/1x4-default-r006.csv" ]
-    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=8
+    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=3 x blocks=3 cannot show a violation: "*"2^-9 = 0.00195, above 0.001"*"use nrun x blocks >= 10" ]]
+    [ -f "$NBH_WORK/demo/inputs/1x4-default-r003.csv" ]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=2 --set blocks=5
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
+}
+
+@test "generate refuses more rounds than repetitions, and an aa that is no share, in one line" {
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set blocks=31
+    [ "$status" -eq 2 ]
+    [ "${#stderr_lines[@]}" -eq 1 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: blocks 31 is more than nrep 30 (blocks from --set, nrep from "*"): every round needs at least one repetition of every experiment; use blocks <= nrep" ]]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set aa=maybe
+    [ "$status" -eq 2 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: --set aa=maybe: 'maybe' is not yes, no or a share of the experiments (0 < share <= 1)" ]]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set aa=1.5
+    [ "$status" -eq 2 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: --set aa=1.5: 1.5 is not a share of the experiments (0 < share <= 1)" ]]
 }
 
 @test "generate leaves out the parameter sets of another library, one line on stderr" {

@@ -20,9 +20,9 @@ setup() { workflow_setup; }
     "$NBH" generate demo --set nrun=2 >/dev/null
     run "$NBH" status demo
     [ "$status" -eq 0 ]
-    [[ "${lines[0]}" == "demo: 2 runs (2 pending), 0/48 experiments; environment local-openmpi, scheduler local" ]]
+    [[ "${lines[0]}" == "demo: 2 runs (2 pending), 0/60 experiments; environment local-openmpi, scheduler local" ]]
     [[ "${lines[1]}" == "run"*"state"*"experiments"*"attempts"*"job"*"exit"*"layout"*"note" ]]
-    [[ "${lines[2]}" == "1x4-default-r001  pending  0/24"*"not submitted" ]]
+    [[ "${lines[2]}" == "1x4-default-r001  pending  0/30"*"not submitted" ]]
 }
 
 @test "status shows done runs with their experiments" {
@@ -31,14 +31,14 @@ setup() { workflow_setup; }
     run "$NBH" status demo
     [ "$status" -eq 0 ]
     # four processes on this machine's one host, as asked (oversubscribed with fewer than 4 cores)
-    [[ "${lines[2]}" =~ ^1x4-default-r001\ +done\ +8/8\ +1\ +0\ +ok(,oversubscribed)?$ ]]
+    [[ "${lines[2]}" =~ ^1x4-default-r001\ +done\ +10/10\ +1\ +0\ +ok(,oversubscribed)?$ ]]
 }
 
 @test "status shows a failed run with its exit code" {
     "$NBH" generate demo --env "$(failing_env)" --set nrun=1 >/dev/null
     "$NBH" submit demo >/dev/null || true
     run "$NBH" status demo
-    [[ "${lines[2]}" =~ ^1x4-default-r001\ +failed\ +0/24\ +1\ +1\ +the\ launcher\ exited\ with\ 1$ ]]
+    [[ "${lines[2]}" =~ ^1x4-default-r001\ +failed\ +0/30\ +1\ +1\ +the\ launcher\ exited\ with\ 1$ ]]
 }
 
 @test "status takes the campaign's path too" {

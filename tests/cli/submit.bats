@@ -20,7 +20,7 @@ setup() { workflow_setup; }
     tiny_demo
     run "$NBH" submit demo --wait
     [ "$status" -eq 0 ]
-    [[ "$output" == *"run 1/1 1x4-default-r001: 8/8 experiments | campaign 8/8 | elapsed "*" | ETA "*"-> done"* ]]
+    [[ "$output" == *"run 1/1 1x4-default-r001: 10/10 experiments | campaign 10/10 | elapsed "*" | ETA "*"-> done"* ]]
     [[ "${lines[-1]}" == "demo: 1 runs: 1 done" ]]
     grep -q "attempt 1 ends with exit code 0" "$NBH_WORK/demo/logs/1x4-default-r001.a1.log"
 }

@@ -17,7 +17,7 @@ from gen.workspace import Workspace
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 REG = registry.load()
 N_OPS, N_DESIGN = len(REG.operations), len(REG.design_parameters)
-SHIPPED = {"demo": 24, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
+SHIPPED = {"demo": 30, "nbhcoll-jupiter": 3360, "nbhcoll-vsc3": 3360, "full-jupiter": 180,
            "full-rand-jupiter": 30, "full-tuned-jupiter": 60, "app-graphs": 72, "datatypes": 3480, "halo": 160,
            "transpose": 60, "arrival": 216}
 
@@ -71,7 +71,8 @@ def conf_tags(path):
 
 def test_shipped_campaigns_cover_every_guideline():
     """guidelines-all: the study's GL1-GL12 and P2P; progress: GL13-GL16;
-    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P); locality: LA."""
+    datatypes: DT1-DT4 (halo and transpose: DT2-DT4); arrival: AR1, AR2 (and P2P); locality: LA;
+    the demo's A/A twins (aa = 0.25): AA."""
     workspace, _ = generate("guidelines-all", "slurm-openmpi")
     guidelines = {row["id"] for row in read(ROOT / "registry" / "guidelines.csv")}
     study = {f"GL{i}" for i in range(1, 13)} | {"P2P"}
@@ -91,8 +92,11 @@ def test_shipped_campaigns_cover_every_guideline():
     # locality generates graphs of 10^5-10^6 rows (test_workflow_shipped_campaigns cuts it): its file is enough
     locality = conf_tags(ROOT / "campaigns" / "locality" / "assessment.conf")
     assert {"LA", "P2P"} <= locality
-    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) | locality == \
-        guidelines
+    demo, _ = generate("demo", "local-openmpi")
+    twins = [row for row in demo.experiments() if row["twin"] == "1"]
+    assert len(twins) == 6 and len(demo.experiments()) == 30, "the demo measures twins of a quarter of its experiments"
+    assert study | assessment_tags(progress) | assessment_tags(datatypes) | assessment_tags(arrival) | locality | \
+        {"AA"} == guidelines
     patterns = {(row["op"], row["arrival"], row["sync"]) for row in arrival.experiments()}
     assert {("bcast", "uniform", "barrier"), ("neighbor_alltoall_init", "one_late", "clock"),
             ("p2p_alltoall", "none", "clock")} <= patterns
@@ -260,3 +264,27 @@ def test_runs_are_planned_in_rounds_of_every_deployment_and_set():
     assert [r["run_id"] for r in runs[:4]] == ["1x4-default-r001", "1x4-tuned-r001",
                                                "2x8-default-r001", "2x8-tuned-r001"]
     assert [r["run"] for r in runs] == [1] * 4 + [2] * 4 + [3] * 4
+
+
+def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_original():
+    workspace, summary = generate("demo", "local-openmpi")
+    rows = workspace.experiments()
+    assert {(r["nrep"], r["blocks"], r["warmup"]) for r in rows} == {("30", "7", "1")}, "nrep 30: 7 rounds of 4 or 5"
+    assert "nrep 30 in 7 interleaved rounds after 1 warm-up; A/A twins of 6 experiments" in summary[0]
+    originals = {r["id"]: r for r in rows if r["twin"] == "0"}
+    twins = [r for r in rows if r["twin"] == "1"]
+    assert min(int(t["id"]) for t in twins) > max(int(i) for i in originals)
+    measured = [k for k in rows[0] if k not in ("id", "twin", "twin_of")]
+    for twin in twins:
+        original = originals[twin["twin_of"]]
+        assert {k: twin[k] for k in measured} == {k: original[k] for k in measured}
+    assert all(r["twin_of"] == "" for r in originals.values())
+    header, *lines = [line for line in (workspace.inputs / "1x4-default-r001.csv").read_text().splitlines()
+                      if not line.startswith("#")]
+    assert {"blocks", "warmup", "twin", "twin_of"} <= set(header.split(",")) and len(lines) == 30
+    chosen = sorted(t["twin_of"] for t in twins)
+    again, _ = generate("demo", "local-openmpi")
+    assert sorted(r["twin_of"] for r in again.experiments() if r["twin"] == "1") == chosen, "drawn with the seed"
+    other, _ = generate("demo", "local-openmpi", ["seed=5", "blocks=3", "warmup=0", "aa=yes"])
+    assert {(r["blocks"], r["warmup"]) for r in other.experiments()} == {("3", "0")}
+    assert len(other.experiments()) == 48

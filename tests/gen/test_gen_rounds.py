@@ -35,11 +35,18 @@ def read(path):
         return list(csv.DictReader(line for line in f if not line.startswith("#")))
 
 
-def test_looks_and_their_thresholds():
+def test_looks_and_the_first_looks_thresholds():
     assert rounds.looks_planned(10, 5, 30) == 5      # after 10, 15, 20, 25, 30 runs
     assert rounds.looks_planned(8, 4, 30) == 7       # 8, 12, ..., 28, then 30
     assert rounds.looks_planned(10, 5, 10) == 1      # a budget of one round: one look
-    assert rounds.spent(0.001, 0.95, 5) == pytest.approx((0.0002, 0.99))
+    # Lan-DeMets spending at a third of the information (rpact 3.3.4: 1.20258e-08; Pocock-type 0.025 x
+    # log(1 + (e - 1) / 3) of the intervals' 2.5 %); all of it at full information.
+    assert rounds.spending("obrien-fleming", 0.001, 1 / 3) == pytest.approx(1.20258e-08, rel=1e-5)
+    assert rounds.spending("pocock", 0.025, 1 / 3) == pytest.approx(0.025 * 0.4528324, rel=1e-6)
+    assert rounds.spending("obrien-fleming", 0.001, 1) == pytest.approx(0.001)
+    assert rounds.spending("pocock", 0.025, 1.5) == pytest.approx(0.025)
+    with pytest.raises(NbhError, match="unknown rule 'bonferroni'"):
+        rounds.spending("bonferroni", 0.001, 0.5)
 
 
 def adaptive_demo(*more):
@@ -52,7 +59,10 @@ def test_a_round_holds_only_what_open_tests_need_shuffled_in_new_runs():
     workspace = adaptive_demo()
     info = workspace.info()
     plan = read_json(workspace.path / "adaptive.json")
-    assert (plan["looks_planned"], plan["p_look"], plan["state"]) == (4, 0.00025, "round 1")
+    assert (plan["looks_planned"], plan["rule"], plan["hold_rule"], plan["state"]) == \
+        (4, "obrien-fleming", "pocock", "round 1")
+    assert plan["p_first"] == pytest.approx(rounds.spending("obrien-fleming", 0.001, 10 / 22))
+    assert plan["ci_level_first"] == pytest.approx(1 - 2 * rounds.spending("pocock", 0.025, 10 / 22))
     runs = workspace.runs()
     assert {r["round"] for r in runs} == {"1"} and len(runs) == 20
     needed = {("1x4", "default"): {3, 7, 12, 20}}   # 1x2 needs nothing: it gets no runs
@@ -65,7 +75,7 @@ def test_a_round_holds_only_what_open_tests_need_shuffled_in_new_runs():
 
     table = workspace.runs()
     assert len(table) == 25 and [r["round"] for r in table[20:]] == ["2"] * 5
-    assert {r["experiments_total"] for r in table[20:]} == {"4"} and table[0]["experiments_total"] == "24"
+    assert {r["experiments_total"] for r in table[20:]} == {"4"} and table[0]["experiments_total"] == "30"
     first = {int(row["id"]): row for row in read(workspace.input("1x4-default-r001", 1))}
     orders = []
     for run in table[20:]:
@@ -96,6 +106,36 @@ def test_rounds_interleave_the_deployments_that_need_runs():
     assert [r["run_id"] for r in new] == ["1x4-default-r011", "1x2-default-r011", "1x4-default-r012",
                                           "1x2-default-r012"]
     assert [r["ids"] for r in new] == [[1], [2, 3], [1], [2, 3]]
+
+
+def test_never_more_rounds_than_looks_planned_whatever_each_round_needs():
+    # 1x4 and 1x2 need runs in turn: each round brings a deployment that sat rounds out to the
+    # round's planned count (10, 15, 20, 22), and none gets runs after round 4, the last of 4 looks
+    # (without that, 1x2 would go on to round 5, 1x4 and 1x2 each taking 5 runs a round: round 6).
+    workspace = adaptive_demo()
+    info = workspace.info()
+    env = read_environment(str(workspace.env / info["env"]))
+    order = [int(e["id"]) for e in workspace.experiments()]
+    wanted = [("1x4", "default"), ("1x2", "default")]
+    counts = []
+    number = 2
+    while True:
+        key = wanted[number % 2]
+        new = rounds.round_runs(workspace.runs(), {key: {1, 2}}, 5, 22, info["settings"]["seed"], number)
+        if not new:
+            break
+        rounds.write_round(workspace, info, env, new, order)
+        counts.append((number, key[0], len(new)))
+        number += 1
+    assert counts == [(2, "1x4", 5), (3, "1x2", 10), (4, "1x4", 7)]
+    last = number - 1
+    assert last <= 4 == rounds.looks_planned(10, 5, 22)
+    runs = workspace.runs()
+    assert max(int(r["run"]) for r in runs if r["deployment"] == "1x4") == 22
+    assert max(int(r["run"]) for r in runs if r["deployment"] == "1x2") == 20
+    # Round 5 would be past the plan: no deployment gets runs in it, whatever it needs and has left.
+    assert rounds.round_runs(runs, {key: {1, 2} for key in wanted}, 5, 22, 1, 5) == []
+    assert [r["run"] for r in rounds.round_runs(runs, {("1x2", "default"): {1}}, 5, 22, 1, 4)] == [21, 22]
 
 
 def read_json(path):
@@ -137,14 +177,18 @@ def test_nrun_max_below_nrun_in_campaign_conf_is_one_line_naming_its_line(tmp_pa
     assert not (tmp_path / "work" / "mine").exists()
 
 
-def test_generate_warns_when_the_first_round_cannot_reach_the_spent_threshold(capsys):
-    # 8 runs reach 1/C(16,8) = 7.8e-5; 20 looks spend 0.001 down to 5e-5.
+def test_generate_warns_when_the_first_round_cannot_reach_the_first_looks_threshold(capsys):
+    # 8 runs of 1 round reach 2^-8 = 0.0039 (paired); O'Brien-Fleming-type spending of 0.001 allows
+    # the first look, at 8 / 27 of the information, 2 (1 - Phi(3.2905 / sqrt(8 / 27))) = 1.5e-9.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
-             "--set", "nrun_step=1"])
+             "--set", "nrun_step=1", "--set", "blocks=1"])
     said = capsys.readouterr()
-    assert "at most 20 looks, each at p <= 5e-05" in said.out
-    assert "nrun=8 cannot show a violation in the first round" in said.err
-    assert "the p threshold 0.001 spent over the 20 planned looks" in said.err and "use nrun >= 9" in said.err
-    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=16",
-             "--set", "nrun_step=4"])
+    assert "at most 20 looks; each test's looks spend p_thres 0.001 by obrien-fleming spending on its runs / " \
+           "nrun_max (the first look at p <= 1.49e-09) and the intervals' 2.5 % by pocock spending" in said.out
+    assert "nrun=8 x blocks=1 cannot show a violation in the first round" in said.err
+    assert "above 1.49e-09, the first look's share of the p threshold 0.001 (error spending" in said.err
+    assert "use nrun x blocks >= 30" in said.err
+    # 8 runs of 4 rounds: 2^-32 = 2.3e-10 reaches even that.
+    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
+             "--set", "nrun_step=1", "--set", "blocks=4"])
     assert "warning" not in capsys.readouterr().err

@@ -50,7 +50,7 @@ def test_delays_are_drawn_as_recorded_and_timed(kernel, library):
     assert set(delays[delays["id"] == 4]["delay_us"]) == {0.0}
 
     ranks = run.table("ranks.csv")
-    assert list(ranks.columns) == ["id", "rank", "seconds", "delay_seconds", "role"]
+    assert list(ranks.columns) == ["id", "round", "rank", "seconds", "delay_seconds", "role"]
     assert ranks.groupby("id")["rank"].apply(sorted).tolist() == [[0, 1, 2, 3]] * 4, \
         "every process of every experiment, the one without delay (the baseline) too"
     roles = ranks[ranks["id"] == 2].set_index("rank")["role"].to_dict()
@@ -62,7 +62,7 @@ def test_delays_are_drawn_as_recorded_and_timed(kernel, library):
     assert (timed + 1e-9 >= medians.reindex(timed.index)).all()
     assert (ranks["seconds"] >= ranks["delay_seconds"]).all(), "a process completes after it arrived"
     results = run.results
-    assert list(results.columns) == ["id", "rep", "seconds", "work_seconds", "delay_seconds"]
+    assert list(results.columns) == ["id", "rep", "round", "seconds", "work_seconds", "delay_seconds"]
     assert results.groupby("id").size().tolist() == [NREP] * 4
     assert (results[results["id"] == 2]["delay_seconds"] + 1e-9 >= D * 1e-6).all(), \
         "the slowest process's delay: the late one's, never shorter than d"
@@ -110,6 +110,6 @@ def test_a_full_disk_keeps_ranks_whole_with_the_results(library, small_fs, tmp_p
     assert all(result_ids.count(i) == 20 for i in set(result_ids))
     by_id = {}
     for row in rank_rows:
-        by_id.setdefault(int(row[0]), []).append(int(row[1]))
+        by_id.setdefault(int(row[0]), []).append(int(row[2]))
     assert set(by_id) == set(result_ids), "ranks.csv holds exactly the experiments the results hold"
     assert all(sorted(r) == [0, 1, 2] for r in by_id.values()), "each with every process"

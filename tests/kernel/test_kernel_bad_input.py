@@ -15,6 +15,9 @@ WORK = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize
 # the arrival pattern and the start (SPEC 8.2)
 ARRIVAL = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed,arrival,arrival_us,late_rank,sync\n"
 
+# interleaved rounds and A/A twins (SPEC 7.6)
+ROUNDS = "id,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,nrep,work_us,seed,blocks,warmup,twin,twin_of\n"
+
 # (name, input, processes, the message after "nbh-kernel: <input>:")
 CASES = [
     ("unknown op", HEADER + "1,neighbour_alltoall,cart,,2,0,,,0,,64,3,,1\n", 2,
@@ -86,6 +89,19 @@ CASES = [
     ("sync=clock for create", ARRIVAL + "1,create,cart,,1,0,,,0,,,3,,1,,,,clock\n", 2,
      r"2: column sync: 'clock' given, but op create cannot run in windows of a global clock \(each repetition "
      r"builds and frees a communicator\): sync applies to operations that move data \(leave it empty\)"),
+    ("more rounds than repetitions", ROUNDS + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,4,,,\n", 2,
+     r"2: column blocks: 4 rounds for nrep 3 repetitions: every round needs at least one repetition "
+     r"\(blocks at most nrep\)"),
+    ("a twin without its original", ROUNDS + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,1,\n", 2,
+     r"2: column twin_of: empty, but required for a twin \(the id of its original\)"),
+    ("an original with twin_of", ROUNDS + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,0,5\n", 2,
+     r"2: column twin_of: '5' given, but twin_of does not apply to an original \(twin 0\) \(leave it empty\)"),
+    ("a twin of no experiment", ROUNDS + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,0,\n"
+     "2,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,1,7\n", 2,
+     r"3: column twin_of: 7 is no experiment of this file that is an original \(twin 0\)"),
+    ("a twin of a twin", ROUNDS + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,0,\n"
+     "2,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,1,1\n3,neighbor_alltoall,cart,,2,0,,,0,,64,3,,1,1,0,1,2\n", 2,
+     r"4: column twin_of: 2 is no experiment of this file that is an original \(twin 0\)"),
     ("work beyond its bound", HEADER + "1,neighbor_alltoall,cart,,2,0,,,0,,64,3,10000000000000,1\n", 2,
      r"2: column work_us: 10000000000000 is outside 0\.\.10000000 \(registry/parameters\.csv\)"),
 ]

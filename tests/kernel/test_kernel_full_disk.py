@@ -49,10 +49,11 @@ def test_a_disk_full_mid_run_keeps_every_finished_experiment_whole(library, smal
     assert done.returncode == 4, done.stderr
     assert kernel_lines(done.stderr) == [f"nbh-kernel: {prefix}.results.csv: cannot write: No space left on device"]
     lines = (small_fs.path / "out.results.csv").read_text().split("\n")
-    assert lines[0] == "id,rep,seconds,work_seconds" and lines[-1] == "", "the file ends with a whole row"
+    assert lines[0] == "id,rep,round,seconds,work_seconds" and lines[-1] == "", "the file ends with a whole row"
     reps = {}
     for line in lines[1:-1]:
-        ident, rep, seconds, work = line.split(",")
+        ident, rep, round_number, seconds, work = line.split(",")
+        assert round_number == "1"
         reps.setdefault(int(ident), []).append(int(rep))
         assert float(seconds) > 0
     assert 0 < len(reps) < COUNT, "the disk filled up in the middle of the run"

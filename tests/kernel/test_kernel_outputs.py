@@ -23,7 +23,7 @@ def test_results_are_complete_per_experiment(kernel, library):
     run = kernel(library, 4, [experiment(7, nrep=5), experiment(3, op="create", msize=None, nrep=4)])
     assert run.returncode == 0, run.stderr
     results = run.results
-    assert list(results.columns) == ["id", "rep", "seconds", "work_seconds"]
+    assert list(results.columns) == ["id", "rep", "round", "seconds", "work_seconds"]
     assert (results["work_seconds"] == 0).all(), "no busy work, nothing timed"
     assert results.groupby("id")["rep"].apply(list).to_dict() == {3: [0, 1, 2, 3], 7: [0, 1, 2, 3, 4]}
     assert list(results["id"].drop_duplicates()) == [7, 3], "experiments run in the order of the input"

@@ -84,9 +84,9 @@ def test_work_reference_is_the_nonblocking_form_of_each_neighborhood_collective(
             assert r["work_reference"] == name
 
 
-def test_guidelines_cover_gl1_to_gl16_p2p_dt1_to_dt4_ar1_ar2_and_la():
+def test_guidelines_cover_gl1_to_gl16_p2p_dt1_to_dt4_ar1_ar2_la_and_aa():
     assert names("guidelines") == [f"GL{i}" for i in range(1, 17)] + ["P2P"] + [f"DT{i}" for i in range(1, 5)] + \
-        ["AR1", "AR2", "LA"]
+        ["AR1", "AR2", "LA", "AA"]
     assert {r["relation"] for r in rows("guidelines")} == {"<=", "~"}
     thresholds = {r["id"]: r["v_thres"] for r in rows("guidelines") if r["v_thres"]}
     assert thresholds == {"GL16": "1.10", "AR1": "1.10"}, \

@@ -6,6 +6,11 @@
  *   NBH_SLOWDOWN_DATATYPE  byte, int or double (only calls with this type)
  *   NBH_SLOWDOWN_MSIZES    comma-separated bytes per block (only these)
  *   NBH_SLOWDOWN_US        microseconds each matching call sleeps after it
+ *   NBH_SLOWDOWN_FACTOR    instead of a sleep: each matching call waits after
+ *                          it for (FACTOR - 1) x its own time, a slowdown
+ *                          that scales with the machine's speed (1.2: 20 %),
+ *                          yielding the core while it waits so that it takes
+ *                          no time from the other processes of a shared core
  * and, for a cell slow in some runs only (an adaptive campaign's test that
  * stays undecided):
  *   NBH_SLOWDOWN_SOMETIMES_MSIZES  bytes per block slowed only in runs 1,
@@ -13,6 +18,7 @@
  *                                  is rNNN in the kernel's -o prefix)
  *   NBH_SLOWDOWN_EVERY             EVERY (default 4) */
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +33,7 @@ static struct {
     long sometimes[64];
     int nsometimes;
     long us;
+    double factor;  /* > 1: spin (factor - 1) x the call's time instead of sleeping us */
     int this_run;   /* whether the "sometimes" sizes are slow in this run */
 } config;
 
@@ -67,13 +74,15 @@ static void configure(void)
     config.ready = 1;
     const char *op = getenv("NBH_SLOWDOWN_OP"), *type = getenv("NBH_SLOWDOWN_DATATYPE");
     const char *msizes = getenv("NBH_SLOWDOWN_MSIZES"), *us = getenv("NBH_SLOWDOWN_US");
-    if (!op || !msizes || !us)
+    const char *factor = getenv("NBH_SLOWDOWN_FACTOR");
+    if (!op || !msizes || (!us && !factor))
         return;
+    config.factor = factor ? atof(factor) : 0;
     strncpy(config.op, op, sizeof(config.op) - 1);
     config.type = !type ? MPI_DATATYPE_NULL
                   : strcmp(type, "int") == 0 ? MPI_INT
                   : strcmp(type, "double") == 0 ? MPI_DOUBLE : MPI_BYTE;
-    config.us = atol(us);
+    config.us = us ? atol(us) : 0;
     config.nmsizes = parse_sizes(msizes, config.msizes);
     const char *sometimes = getenv("NBH_SLOWDOWN_SOMETIMES_MSIZES"), *every = getenv("NBH_SLOWDOWN_EVERY");
     if (sometimes) {
@@ -91,7 +100,7 @@ static int listed(long bytes, const long *sizes, int n)
     return 0;
 }
 
-static void slow_down(const char *op, int count, MPI_Datatype type)
+static void slow_down(const char *op, int count, MPI_Datatype type, double started)
 {
     configure();
     if (strcmp(op, config.op) != 0 || (config.type != MPI_DATATYPE_NULL && type != config.type))
@@ -101,6 +110,12 @@ static void slow_down(const char *op, int count, MPI_Datatype type)
     long bytes = (long)count * size;
     if (listed(bytes, config.msizes, config.nmsizes) ||
         (config.this_run && listed(bytes, config.sometimes, config.nsometimes))) {
+        if (config.factor > 1) {
+            double now = MPI_Wtime(), until = now + (config.factor - 1) * (now - started);
+            while (MPI_Wtime() < until)
+                sched_yield();
+            return;
+        }
         struct timespec pause = {config.us / 1000000, (config.us % 1000000) * 1000};
         nanosleep(&pause, NULL);
     }
@@ -109,15 +124,17 @@ static void slow_down(const char *op, int count, MPI_Datatype type)
 int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    double started = MPI_Wtime();
     int status = PMPI_Neighbor_allgather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    slow_down("neighbor_allgather", sendcount, sendtype);
+    slow_down("neighbor_allgather", sendcount, sendtype, started);
     return status;
 }
 
 int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
+    double started = MPI_Wtime();
     int status = PMPI_Neighbor_alltoall(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    slow_down("neighbor_alltoall", sendcount, sendtype);
+    slow_down("neighbor_alltoall", sendcount, sendtype, started);
     return status;
 }

@@ -16,7 +16,7 @@ def assess(bench, tmp_path, library, tool):
     archive, _ = bench.archive("arrival-planted")
     assert (archive / "results" / "1x4-default-r001.ranks.csv").is_file(), "the per-process times are archived"
     results = (archive / "results" / "1x4-default-r001.results.csv").read_text().split("\n")
-    assert results[0] == "id,rep,seconds,work_seconds,delay_seconds", "the measured delay is archived and checked"
+    assert results[0] == "id,rep,round,seconds,work_seconds,delay_seconds", "the measured delay is archived and checked"
     assert {run["state"] for run in read_csv(archive / "runs.csv")} == {"done"}
     assert "1x4-default-r001.ranks.csv" in (archive / "MANIFEST.sha256").read_text()
     out = tmp_path / f"analysis-{tool}"

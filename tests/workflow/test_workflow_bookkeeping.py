@@ -67,13 +67,13 @@ def test_bad_rows_are_archived_as_damaged_and_left_out_of_the_analysis(bench):
     archived = bench("archive", "demo")
     assert archived.returncode == 0
     assert (f"nbhbench: archive: run {RUN}: 2 malformed row(s) in {results} (line {len(lines)}: "
-            "not id,rep,seconds,work_seconds); archived as damaged") in archived.stderr
+            "not id,rep,round,seconds,work_seconds); archived as damaged") in archived.stderr
     archive = archived.stdout.strip().splitlines()[-1]
     runs = {r["run_id"]: r for r in read_csv(f"{archive}/runs.csv")}
     assert (runs[RUN]["state"], runs[RUN]["rejected_rows"]) == ("damaged", "2")
     assert runs["1x4-default-r002"]["state"] == "done"
     rejected = read_csv(f"{archive}/results/{RUN}.rejected.csv")
-    assert [r["reason"] for r in rejected] == ["not id,rep,seconds,work_seconds", "rep 7 is outside 0..1 (nrep 2)"]
+    assert [r["reason"] for r in rejected] == ["not id,rep,round,seconds,work_seconds", "rep 7 is outside 0..1 (nrep 2)"]
     info = json.loads(open(f"{archive}/archive.json").read())
     assert info["damaged_runs"][0].startswith(f"{RUN}: 2 malformed row(s)")
     analysed = bench("analyze", archive, "--no-plots", "--out", bench.work.parent / "analysis")
@@ -90,9 +90,10 @@ def test_a_cut_experiment_is_left_out_but_is_no_damage(bench):
     assert archived.returncode == 0 and "damaged" not in archived.stderr
     archive = archived.stdout.strip().splitlines()[-1]
     runs = {r["run_id"]: r for r in read_csv(f"{archive}/runs.csv")}
-    assert (runs[RUN]["state"], runs[RUN]["experiments_done"], runs[RUN]["rejected_rows"]) == ("failed", "7", "1")
+    # msize 64: 8 experiments and 2 A/A twins (the demo's aa = 0.25)
+    assert (runs[RUN]["state"], runs[RUN]["experiments_done"], runs[RUN]["rejected_rows"]) == ("failed", "9", "1")
     rejected = read_csv(f"{archive}/results/{RUN}.rejected.csv")
-    assert len(rejected) == 1 and rejected[0]["reason"].endswith("has 1 of its 2 rows (cut off)")
+    assert len(rejected) == 1 and rejected[0]["reason"].endswith(": round 1 has 1 of its 2 rows (cut off)")
 
 
 def test_an_interrupted_submit_names_the_run_and_the_way_on(bench):

@@ -12,16 +12,27 @@ FILL = ROOT / "tests" / "workflow" / "campaigns" / "fill"
 NREP = 100
 
 
-def whole_experiments(results):
-    """The ids of RESULTS (id,rep,seconds,work_seconds); fails on a partial experiment or a cut line."""
+BLOCKS = 10   # the default: nrep 100 / 4, at most 10 rounds of 10 repetitions
+
+
+def whole_rounds(results):
+    """The (id, round) of RESULTS (id,rep,round,seconds,work_seconds), with
+    their rows; fails on a partial round or a cut line."""
     text = results.read_text()
     assert text.endswith("\n"), f"{results} ends in a cut line"
-    reps = {}
+    rounds = {}
     for line in text.split("\n")[1:-1]:
-        ident, rep, _, _ = line.split(",")
-        reps.setdefault(ident, []).append(int(rep))
-    assert all(r == list(range(NREP)) for r in reps.values()), f"a partial experiment in {results}"
-    return set(reps)
+        ident, rep, round_number, _, _ = line.split(",")
+        rounds.setdefault((ident, int(round_number)), []).append(line)
+    share = NREP // BLOCKS
+    assert all(len(rows) == share for rows in rounds.values()), f"a partial round in {results}"
+    return rounds
+
+
+def whole_experiments(results):
+    """The ids of RESULTS with every round whole."""
+    rounds = whole_rounds(results)
+    return {i for i, _ in rounds if all((i, r) in rounds for r in range(1, BLOCKS + 1))}
 
 
 def fill_when(small_fs, path, size, stop):
@@ -54,8 +65,8 @@ def test_a_disk_full_during_submit_stops_cleanly_and_resume_loses_nothing(small_
         f"{bench.work}/fill/results" in line, line
     assert line.endswith("No space left on device; free space, then: nbhbench submit --resume fill") or \
         line.endswith("(the kernel kept every finished experiment); free space, then: nbhbench submit --resume fill"), line
-    done_before = whole_experiments(first)
-    assert 3 <= len(done_before) < 30, "the disk filled up in the middle of the first run"
+    before = whole_rounds(first)
+    assert 3 <= len(before) < 30 * BLOCKS, "the disk filled up in the middle of the first run"
     assert not [p for p in (bench.work / "fill").rglob("*") if ".partial-" in p.name or p.name.endswith(".tmp")]
 
     small_fs.free()
@@ -67,7 +78,8 @@ def test_a_disk_full_during_submit_stops_cleanly_and_resume_loses_nothing(small_
     assert [(r["state"], r["experiments_done"]) for r in runs] == [("done", "30"), ("done", "30")]
     for run in runs:
         assert len(whole_experiments(archive / "results" / f"{run['run_id']}.results.csv")) == 30
-    assert done_before <= whole_experiments(archive / "results" / "1x2-default-r001.results.csv")
+    merged = whole_rounds(archive / "results" / "1x2-default-r001.results.csv")
+    assert all(merged[key] == rows for key, rows in before.items()), "every whole round of attempt 1 is kept"
 
 
 def tiny_campaign(bench, *sets):
@@ -92,7 +104,7 @@ def test_a_disk_full_during_archive_leaves_no_archive_and_the_workspace_unchange
     small_fs.free()
     archive, _ = bench.archive("demo")
     assert bench.ok("archive", "--verify", archive).returncode == 0
-    assert [r["experiments_done"] for r in read_csv(archive / "runs.csv")] == ["8", "8"]
+    assert [r["experiments_done"] for r in read_csv(archive / "runs.csv")] == ["10", "10"], "8 and 2 A/A twins"
 
 
 def test_a_disk_full_during_analyze_leaves_out_dir_as_it_was(small_fs, tmp_path):

@@ -34,10 +34,10 @@ def descendants(pid):
 def test_local_campaign_end_to_end(bench):
     bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2", "--set", "nrep=3")
     submitted = bench.ok("submit", "demo")
-    assert "run 1/2 1x4-default-r001: 24/24 experiments" in submitted.stdout
+    assert "run 1/2 1x4-default-r001: 30/30 experiments" in submitted.stdout
     assert "ETA" in submitted.stdout and "demo: 2 runs: 2 done" in submitted.stdout
-    assert bench.status("demo") == {"1x4-default-r001": ("done", "24/24", 1),
-                                    "1x4-default-r002": ("done", "24/24", 1)}
+    assert bench.status("demo") == {"1x4-default-r001": ("done", "30/30", 1),
+                                    "1x4-default-r002": ("done", "30/30", 1)}
     again = bench.ok("submit", "demo")
     assert "nothing to submit" in again.stdout, "a second submit leaves submitted runs alone"
 
@@ -56,7 +56,7 @@ def test_local_campaign_end_to_end(bench):
                              "ranks_per_host", "cores_per_host", "oversubscribed", "reorder_experiments",
                              "reorder_changed", "round"]
     assert {r["round"] for r in runs} == {"1"}, "a campaign of one round"
-    assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "24" and runs[0]["nprocs"] == "4"
+    assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "30" and runs[0]["nprocs"] == "4"
     # 1x4 on this machine: one host, as asked; four processes on its cores (more than this machine has).
     assert runs[0]["layout"] == "ok" and runs[0]["ranks_per_host"] == f"{runs[0]['hosts']}:4"
     cores = len(os.sched_getaffinity(0))
@@ -64,9 +64,9 @@ def test_local_campaign_end_to_end(bench):
     assert runs[0]["reorder_experiments"] == "", "the demo has no reorder = 1 experiment"
     assert runs[0]["library_version"].startswith("Open MPI v") and runs[0]["hosts"]
     assert runs[0]["seed"] == read_csv(archive / f"inputs/{RUN}.csv")[0]["seed"]
-    assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 24
+    assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 30
     experiments = read_csv(archive / "experiments.csv")
-    assert "seed" not in experiments[0] and len(experiments) == 24
+    assert "seed" not in experiments[0] and len(experiments) == 30
     assert read_csv(archive / "param_sets.csv") == [{"param_set": "default", "name": "", "value": ""}]
     meta = json.loads((archive / "archive.json").read_text())
     assert meta["campaign"] == "demo" and meta["library"] == "openmpi" and meta["scheduler"] == "local"

@@ -156,7 +156,7 @@ def test_a_job_slurm_can_never_start_fails_fast_and_the_campaign_can_be_generate
     while "can never start" not in (line := bench.ok("status", "demo").stdout.splitlines()[2]):
         assert time.monotonic() < deadline, line
         time.sleep(0.5)
-    assert line.split()[1:6] == ["pending", "0/24", "1", line.split()[4], "Slurm"], "no exit code for a job that has not run"
+    assert line.split()[1:6] == ["pending", "0/30", "1", line.split()[4], "Slurm"], "no exit code for a job that has not run"
     # Slurm 22.05 says PartitionConfig at submission, PartitionTimeLimit after its first scheduling pass.
     assert re.search(r"Slurm can never start it: Partition(Config|TimeLimit) \(", line), line
 
@@ -168,13 +168,13 @@ def test_a_job_slurm_can_never_start_fails_fast_and_the_campaign_can_be_generate
     job = failed.stderr.split("job ")[1].split(":")[0]
     assert bench.slurm.run("squeue", "-h", "-j", job).stdout.strip() == "", "the job was cancelled"
     state, done, attempts = bench.status("demo")[run]
-    assert (state, done, attempts) == ("failed", "0/24", 1)
+    assert (state, done, attempts) == ("failed", "0/30", 1)
     line = bench.ok("status", "demo").stdout.splitlines()[2]
     assert line.split()[5] == "Slurm", f"no exit code: the job never ran: {line}"
 
     again = bench.ok("generate", "demo", "--env", "slurm-openmpi", "--set", "deployments=2x2", "--set", "nrun=1")
     assert "replaced" in again.stdout and "had all failed without finishing an experiment" in again.stdout
-    assert bench.status("demo")[run] == ("pending", "0/24", 0)
+    assert bench.status("demo")[run] == ("pending", "0/30", 0)
 
 
 def test_generating_again_waits_for_a_job_that_may_still_run(slurm_bench, tmp_path):

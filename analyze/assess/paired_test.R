@@ -1,0 +1,86 @@
+# The paired test of SPEC 7.6, the default where both sides of a test were
+# measured in the same runs. A run measures its experiments in interleaved
+# rounds (kernel/rounds.c): in every round each experiment gets a share of
+# its repetitions, in a new random order. A test's unit is one round of one
+# run: its two sides' Tukey medians in that round (round_units) were
+# measured seconds apart under the same load, so their log ratio
+#   d = log(m_a(run, round) / m_b(run, round))
+# carries the difference under test and little of the machine's phases,
+# which a comparison of whole launches confounds with it. Over the units
+# both sides have:
+#   p      the exact one-sided Wilcoxon signed-rank test that the d lie
+#          above 0 (a slower), conditional on ties and zero differences
+#          (signed_rank_test);
+#   ratio  exp(Hodges-Lehmann estimate of the d: the median of their Walsh
+#          averages), with the distribution-free interval of the same test.
+# Pairs from rounds make the test's resolution a matter of rounds, not of
+# launches: with n units the exact p reaches 2^-n (10 rounds of 10 runs:
+# 2^-100), where the launches alone (the run as the unit, an archive before
+# the rounds) need 10 runs for 0.001 and one reversed run leaves a test
+# undecided. What it assumes: the order within each round is random and
+# drawn anew in every round, so that under "no difference" a unit's d is as
+# likely above 0 as below -- whatever the machine did -- and units of one
+# launch differ by no more than units of different launches do (the A/A
+# self-check, aa = yes, measures whether that holds on the user's machine:
+# docs/analyze.md). Tests whose sides share no unit (sides from different
+# runs) fall back to the unpaired rank-sum test of their run medians.
+
+MAX_PAIRED_UNITS <- 1000L
+
+# Paired tests of many pairs of cells at once. tests: data.table(test,
+# a_cell, b_cell); values: data.table(cell, run, median) keyed by (cell,
+# run), `run` being the unit (a round of a run; unit_values);
+# run_of_unit: the run of each unit. Returns data.table(test, pairs (units
+# both sides have), runs (the runs they belong to), ratio, ratio_ci_low,
+# ratio_ci_high (a over b), p_a (a slower), p_b (b slower)).
+paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
+  a <- values[tests[, .(test, cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, a = x.median)]
+  b <- values[tests[, .(test, cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, b = x.median)]
+  both <- a[b, on = c("test", "unit"), nomatch = NULL]
+  setorderv(both, c("test", "unit"))
+  both[, d := log(a / b)]
+  # The exact test counts 2^n sign assignments in doubles: at most
+  # MAX_PAIRED_UNITS units a test. A test with more (over 100 runs of 10
+  # rounds) is tested on its runs: each run's median of its rounds' log
+  # ratios, one unit per run (p then reaches 2^-runs, far below any
+  # threshold at that many).
+  many <- both[, .N, by = test][N > MAX_PAIRED_UNITS, test]
+  if (length(many)) {
+    runs_of_many <- both[test %in% many, .(unit = unit[1], d = median(d)),
+                         by = .(test, run = run_of_unit[unit])][, .(test, unit, a = NA_real_, b = NA_real_, d)]
+    both <- rbind(both[!test %in% many], runs_of_many)
+    setorderv(both, c("test", "unit"))
+  }
+  s <- signed_rank_test(list(test = both$test, value = both$d), nrow(tests), level)
+  runs <- both[, .(runs = uniqueN(run_of_unit[unit])), keyby = test]
+  out <- data.table(test = tests$test, pairs = s$n, runs = 0L, ratio = exp(s$estimate),
+                    ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater,
+                    p_b = s$p_less)
+  out[runs, on = "test", runs := i.runs]
+  out[]
+}
+
+# A table of (cell, run, ...) with `run` the unit: the units of the paired
+# tests (round_units: cell, run, round, median) keyed by (cell, unit), and
+# the unit index that maps them back: list(values, index = data.table(run,
+# round, unit), run_of_unit).
+unit_index <- function(units) {
+  index <- unique(units[, .(run, round)])
+  setorderv(index, c("run", "round"))
+  index[, unit := .I]
+  list(index = index, run_of_unit = index$run)
+}
+
+# TABLE (with columns run and round) with run replaced by the unit of
+# INDEX (unit_index), keyed as KEY with run first after cell.
+as_unit_runs <- function(table, index, key = c("cell", "run")) {
+  if (!nrow(table)) return(table[, !"round"])
+  out <- copy(table)
+  out[index$index, on = c("run", "round"), unit := i.unit]
+  out[, run := unit]
+  out[, c("unit", "round") := NULL]
+  setkeyv(out, key)
+  out[]
+}

@@ -1,0 +1,131 @@
+# The paired design (SPEC 7.6, analyze/assess/paired_test.R) on synthetic
+# archives with interleaved rounds: a machine that changes speed 3x between
+# rounds (phase_sd) hides a planted slowdown from the study's comparison of
+# whole launches, and not from the paired test of the rounds.
+
+# The planted archive, with rounds and speed phases: 8 runs, 5 rounds of 4
+# repetitions, each round of each run at its own speed (lognormal, sd 0.5:
+# 3x between the fastest and the slowest of a run's rounds is common).
+phased_archive <- function(planted = planted_small, phase_sd = 0.5, seed = 7L, ...) {
+  planted_archive(planted = planted, seed = seed, blocks = 5L, phase_sd = phase_sd, work_column = TRUE, ...)
+}
+
+test_that("paired by default where the runs have rounds: the planted slowdowns, and nothing else", {
+  archive <- phased_archive()
+  result <- analyze_archives(archive, root = nbh_root)
+  tt <- test_table(result)
+  expect_setequal(unique(tt$method), "paired")
+  expect_true(fsetequal(violated_cells(result), planted_expected))
+  expect_equal(unique(tt$pairs), 8L * 5L)
+  expect_equal(unique(tt$runs_a), 8L)
+  expect_equal(tt[violated == TRUE & tag == "GL4", ratio], 1.25, tolerance = 0.03)
+  expect_equal(tt[violated == TRUE & tag == "GL12", ratio], 1.3, tolerance = 0.03)
+  # Equal sides hold: the interval of every unplanted test lies below 1.05.
+  fine <- tt[!violated & abs(log(ratio)) < 0.02]
+  expect_gt(nrow(fine), 0.8 * nrow(tt))
+})
+
+test_that("the study's unpaired test of whole launches cannot see through the speed phases", {
+  archive <- phased_archive()
+  study <- test_table(analyze_archives(archive, root = nbh_root, method = "study"))
+  paired <- test_table(analyze_archives(archive, root = nbh_root))
+  expect_setequal(unique(study$method), "study")
+  expect_lt(sum(study$decision != "open"), sum(paired$decision != "open") / 2)
+  width <- function(t) median(t$ratio_ci_high / t$ratio_ci_low)
+  # measured: 0 of 320 decided with intervals 1.9x wide (hi/lo), against all 320 within 1.016x
+  expect_gt(log(width(study)), 10 * log(width(paired)))
+})
+
+test_that("a paired test is the signed-rank test of the rounds' log ratios", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  # two runs of three rounds: a is 1.1x b in five rounds, 0.95x in one; the
+  # speed of each round differs 3x
+  speed <- c(1, 3, 1.5, 0.7, 2, 1)
+  a <- 1e-5 * speed * c(1.10, 1.12, 0.95, 1.08, 1.11, 1.09)
+  b <- 1e-5 * speed
+  values <- data.table(cell = rep(1:2, each = 6), run = rep(1:6, 2), median = c(a, b))
+  setkeyv(values, c("cell", "run"))
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = c(1L, 1L, 1L, 2L, 2L, 2L))
+  d <- log(a / b)
+  expect_equal(t$pairs, 6L)
+  expect_equal(t$runs_a, 2L)
+  expect_equal(t$p_value, wilcox.test(d, alternative = "greater", exact = TRUE)$p.value)
+  expect_equal(t$ratio, exp(median(outer(d, d, "+")[upper.tri(diag(6), diag = TRUE)] / 2)))
+  expect_equal(t$method, "paired")
+})
+
+test_that("an archive without rounds is tested unpaired by default, paired by launches when asked", {
+  archive <- planted_archive()
+  default <- test_table(analyze_archives(archive, root = nbh_root))
+  expect_setequal(unique(default$method), "unpaired")
+  launches <- test_table(analyze_archives(archive, root = nbh_root, method = "paired"))
+  expect_setequal(unique(launches$method), "paired")
+  expect_equal(unique(launches$pairs), 8L)
+  # 8 pairs reach at best 2^-8 > 0.001: no violation is possible, and the summary says so
+  expect_equal(sum(launches$violated), 0L)
+  summary <- summary_power(summary_table(analyze_archives(archive, root = nbh_root, method = "paired")),
+                           launches, 0.001)
+  expect_setequal(summary$power, "cannot detect")
+})
+
+test_that("an assessment set may ask for the study's test; --method overrides every set", {
+  archive <- phased_archive()
+  file <- tempfile(fileext = ".conf")
+  writeLines(c("[collectives]", "parameter = op", "varied = msize", "method = study",
+               "GL4: neighbor_allgather <= neighbor_alltoall", "",
+               "[orders]", "parameter = order", "varied = msize", "GL11: FMAJ <= RAND"), file)
+  tt <- test_table(analyze_archives(archive, file, root = nbh_root))
+  expect_equal(unique(tt[tag == "GL4", method]), "study")
+  expect_equal(unique(tt[tag == "GL11", method]), "paired")
+  all_study <- test_table(analyze_archives(archive, file, root = nbh_root, method = "unpaired"))
+  expect_setequal(unique(all_study$method), "unpaired")
+  writeLines(c("[x]", "parameter = op", "varied = msize", "method = twice", "GL4: neighbor_allgather <= neighbor_alltoall"),
+             file)
+  expect_error(analyze_archives(archive, file, root = nbh_root), "method: unknown 'twice'", class = "nbh_input_error")
+})
+
+test_that("A/A twins: tested against their originals (AA), left out of every other guideline", {
+  experiments <- synthetic_experiments("small", nrep = 20L)
+  originals <- experiments[msize == 1024L & ndim == 2L & nfin == 0L & reorder == 0L]
+  twins <- copy(originals)[, `:=`(id = max(experiments$id) + .I, twin = 1L, twin_of = id)]
+  twins[, twin_of := originals$id]
+  experiments[, `:=`(twin = 0L, twin_of = NA_integer_)]
+  dir <- file.path(tempfile("archive-"), "synthetic-openmpi")
+  write_synthetic_archive(dir, rbind(experiments, twins), deployments = "1x4", nrun = 6L, inputs = FALSE,
+                          blocks = 5L, phase_sd = 0.5, work_column = TRUE, seed = 11L)
+  result <- analyze_archives(dir, root = nbh_root)
+  tt <- test_table(result)
+  aa <- tt[tag == "AA"]
+  expect_equal(nrow(aa), nrow(twins))
+  expect_setequal(aa$a_params, "twin=1")
+  expect_equal(sum(aa$violated), 0L)
+  plain <- file.path(tempfile("archive-"), "synthetic-openmpi")
+  write_synthetic_archive(plain, experiments[, !c("twin", "twin_of")], deployments = "1x4", nrun = 6L,
+                          inputs = FALSE, blocks = 5L, work_column = TRUE, seed = 11L)
+  expect_equal(nrow(tt[tag != "AA"]), nrow(test_table(analyze_archives(plain, root = nbh_root))))
+  expect_setequal(tt[tag != "AA", twin], 0L)
+  s <- aa_summary(tt, 0.001)
+  expect_equal(s$tests, nrow(twins))
+  expect_equal(s$nominal, 0.002)
+})
+
+test_that("more units than the exact test counts: the test pairs the runs (each run's median of its rounds)", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  runs <- 120L
+  rounds <- 10L   # 1200 units > MAX_PAIRED_UNITS
+  set.seed(3)
+  speed <- exp(rnorm(runs * rounds, 0, 0.5))
+  a <- 1e-5 * speed * 1.05 * exp(rnorm(runs * rounds, 0, 0.01))
+  b <- 1e-5 * speed
+  values <- data.table(cell = rep(1:2, each = runs * rounds), run = rep(seq_len(runs * rounds), 2), median = c(a, b))
+  setkeyv(values, c("cell", "run"))
+  run_of_unit <- rep(seq_len(runs), each = rounds)
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit)
+  expect_equal(t$pairs, runs)
+  expect_equal(t$runs_a, runs)
+  per_run <- tapply(log(a / b), run_of_unit, median)
+  expect_equal(t$p_value, signed_rank_test(list(test = rep(1L, runs), value = unname(per_run)))$p_greater)
+  expect_equal(t$ratio, 1.05, tolerance = 0.01)
+})

@@ -1,0 +1,60 @@
+# Defects a review of the analyzer's statistics found (issue 25), each a
+# test that fails without its fix.
+
+test_that("a computed side's interval is that of the computed b(r), not of its partner's run medians", {
+  # AR1-like: side a stable at 100 us; the partner stable at 20 us; the
+  # measured delay noisy (60..100 us): b(r) = 20 + delay varies, 20 does not.
+  cells <- make_cells(arrival = c("uniform", "none"), arrival_us = c(80, NA), msize = 64L)
+  delays <- c(60, 100, 70, 95, 65, 90, 75, 85, 80, 62) * 1e-6
+  a <- c(100, 101, 99, 100, 102, 98, 100, 101, 99, 100) * 1e-6
+  medians <- make_medians(list(`1` = a, `2` = rep(20e-6, 10) * (1 + (1:10) * 1e-4)))
+  setkeyv(medians, c("cell", "run"))
+  delay <- data.table(cell = 1L, run = 1:10, median = delays, n = 10L)
+  g <- list(a = c(arrival = "uniform"), b = c(arrival = "none"), relation = "<=", varied = "msize",
+            text = "a <= plus(b; delay)", where = "test", computed = "plus_delay")
+  t <- assess_computed_guideline(g, cells, medians, NULL, c("arrival", "arrival_us", "msize"), delays = delay)
+  b <- medians[cell == 2L, median] + delays
+  right <- ratio_ci(a, b)
+  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), unname(right[c("low", "high")]))
+  partner <- ratio_ci(a, medians[cell == 2L, median])   # what the interval was taken from before
+  expect_gt(log(t$ratio_ci_high / t$ratio_ci_low), 3 * log(partner[["high"]] / partner[["low"]]))
+})
+
+test_that("a value that is no time leaves the other tests of the call alone", {
+  cells <- make_cells(op = rep(c("a", "b"), each = 2), msize = rep(1:2, 2))
+  medians <- make_medians(list(`1` = c(1, 1.1, NA, 1.2, 1.05, 1.15, 1, 1.1) * 2e-5,
+                               `2` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 2e-5,
+                               `3` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 1e-5,
+                               `4` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 1e-5))
+  setkeyv(medians, c("cell", "run"))
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, medians, c("op", "msize"))
+  expect_false(anyNA(t$p_value))
+  expect_equal(t$runs_a, c(7L, 8L))
+  expect_equal(t[b_cell == 4L, p_value], rank_sum_test(list(test = rep(1L, 16), value = c(
+    medians[cell == 2L, median], medians[cell == 4L, median]), is_x = rep(c(TRUE, FALSE), each = 8)))$p_x_right)
+})
+
+test_that("--adjust keeps each guideline's own ratio threshold", {
+  tests <- data.table(guideline = 1:2, test = 1:2, a_cell = c(1L, 3L), b_cell = c(2L, 4L), ratio = c(1.05, 1.05),
+                      p_value = c(1e-8, 1e-8), violated = c(FALSE, TRUE), ratio_ci_low = 1.04, ratio_ci_high = 1.06)
+  # guideline 1 has its own threshold 1.10 (GL16, AR1), guideline 2 the analysis's 1.03
+  t <- test_trust(tests, NULL, 0.001, c(1.10, 1.03), adjust = "holm")
+  expect_equal(t$violated, c(FALSE, TRUE))
+})
+
+test_that("AR2 compares each run's processes outside the neighborhood: with reorder they differ by run", {
+  cells <- make_cells(arrival = c("one_late", "none"), arrival_us = c(500, NA), msize = 64L)
+  # run 1: rank 0 is the other process; run 2: rank 3 (reorder placed it there). The slow process
+  # (a synchronising library would make it wait) is the other one of each run.
+  ranks <- rbind(
+    data.table(cell = 1L, run = 1L, rank = 0:3, seconds = c(30, 522, 520, 522) * 1e-6, role = c("other", "neighbor", "late", "neighbor")),
+    data.table(cell = 1L, run = 2L, rank = 0:3, seconds = c(522, 520, 522, 31) * 1e-6, role = c("neighbor", "late", "neighbor", "other")),
+    data.table(cell = 2L, run = rep(1:2, each = 4), rank = rep(0:3, 2), seconds = 20e-6, role = ""))
+  ranks[, delay_seconds := 0]
+  g <- list(a = c(arrival = "one_late"), b = c(arrival = "none"), relation = "<=", varied = "msize",
+            text = "others(one_late) <= others(none)", where = "test", computed = "others")
+  t <- assess_others_guideline(g, cells, ranks, c("arrival", "arrival_us", "msize"))
+  # a(r) are the others' times, 30 and 31 us, against 20 + 250 (d/2): the union of ranks 0 and 3
+  # over both runs would take 522 in each run instead
+  expect_equal(t$median_a, median(c(30, 31)) * 1e-6)
+})
