@@ -4,7 +4,7 @@
 
 setup() {
     NBH="$BATS_TEST_DIRNAME/../../nbhbench"
-    cd "$BATS_TEST_TMPDIR"
+    cd "$BATS_TEST_TMPDIR" || return 1
 }
 
 @test "history --help prints the usage of every subcommand" {
