@@ -2,19 +2,22 @@
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
 #           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--method=M] [--include-mismatched]
-#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...] -- ARCHIVE...
+#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...]
+#           [--history=DB] [--history-by=date|release] [--fail-on-change] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
 # violated, or a guideline cannot detect a violation, and
 # --fail-on-violation (with --baseline: a cell is slower than in the
 # baseline, or a compared cell cannot detect it); 4 the output cannot be
-# written; 1 a bug.
+# written; 5 a cell's series in the history (--history) changes with this
+# analysis, and --fail-on-change; 1 a bug.
 
 parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
   default <- function(name) analysis_default(registry, name)
   opts <- list(assess = NULL, p_thres = default("p_thres"), v_thres = default("v_thres"), fail = FALSE,
                plots = TRUE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
-               include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character())
+               include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character(),
+               history = NULL, history_by = "date", fail_on_change = FALSE)
   split <- match("--", args)
   if (is.na(split)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
   opts$archives <- args[-seq_len(split)]
@@ -34,6 +37,9 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--include-mismatched" = opts$include_mismatched <- TRUE,
            "--baseline" = opts$baseline <- c(opts$baseline, value),
            "--fail-on-violation" = opts$fail <- TRUE,
+           "--history" = opts$history <- value,
+           "--history-by" = opts$history_by <- value,
+           "--fail-on-change" = opts$fail_on_change <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
            input_error("unknown option ", a))
   }
@@ -79,7 +85,8 @@ main <- function(args) {
     if (length(opts$baseline)) result$regression <- regress_archives(result, opts$baseline)
     settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
-                     version = Sys.getenv("NBH_VERSION", "unknown"))
+                     version = Sys.getenv("NBH_VERSION", "unknown"), history = opts$history,
+                     history_by = opts$history_by)
     write_outputs(result, settings, warnings)
   }, warning = collect)
   s <- written$summary[, .(vt = sum(n_vio_tests), t = sum(n_tests), vg = sum(n_vio_groups), g = sum(n_groups),
@@ -91,6 +98,12 @@ main <- function(args) {
   cat(sprintf("%d of %d tests violated, %d hold, %d open; report:\n%s\n", sum(s$vt), sum(s$t),
               sum(written$tests$decision == "holds"), sum(written$tests$decision == "open"),
               normalizePath(file.path(opts$out, "report.html"))))
+  changes <- written$history_changes
+  for (line in changes) message("nbhbench: change: ", line)
+  if (opts$fail_on_change && length(changes)) {
+    message("nbhbench: ", length(changes), " change point(s) begin with this analysis; failing (--fail-on-change)")
+    return(5L)
+  }
   # With a baseline, CI asks "did anything get slower?": the regressions
   # decide (and a comparison that cannot detect one fails too); the
   # guideline violations are in the report either way.

@@ -8,7 +8,9 @@
 # blocking forms were measured), plots/ (PNG and PDF; the verdict map,
 # plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
-# plots (analyze/output/regression_report.R).
+# plots (analyze/output/regression_report.R); for the results history
+# cells.csv, run_medians.csv and archives.csv (history_tables.R), and with
+# --history the history's fragment and a report section (history_report.R).
 # DIR must be new, empty, or an earlier analysis (it has the marker file
 # .nbhbench-analysis), which is replaced whole; nothing else is deleted.
 # The analysis appears in DIR whole or not at all (output_files.R).
@@ -89,6 +91,8 @@ write_analysis <- function(result, settings, warnings, dir) {
     write_csv(result$characterization, file.path(dir, "characterization.csv"))
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
+  write_history_tables(result, settings, dir)
+  history <- history_fragment(settings, dir)
   regression_plots <- write_regression(result$regression, settings, dir, params)
   arrival_plots <- write_arrival(result, settings, dir)
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
@@ -96,11 +100,13 @@ write_analysis <- function(result, settings, warnings, dir) {
                 characterization = layout_plots, arrival = arrival_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
+  blocks <- with_history_blocks(blocks, history_blocks(history))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
   list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
        closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
-       regression = result$regression$table, regression_plots = regression_plots)
+       regression = result$regression$table, regression_plots = regression_plots,
+       history_changes = history_change_lines(history))
 }
 
 # The tables of a tuning study: heal (heal_table), sets (heal_summary) and

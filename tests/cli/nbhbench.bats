@@ -11,11 +11,11 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate install-mpi list status submit; do
+    for command in analyze archive build deps demo dims generate history install-mpi list status submit; do
         [[ "$output" == *"  $command "* ]]
     done
     [[ "$output" == *"dims         the grid nbhbench uses for P processes in NDIM dimensions"* ]]
-    [[ "$output" == *"install-mpi  install a current MPI release (openmpi5, mpich5, intelmpi) into .mpi/"* ]]
+    [[ "$output" == *"install-mpi  install an MPI release (openmpi5, mpich5, intelmpi, or mpich==X.Y.Z) into .mpi/"* ]]
 }
 
 @test "nbhbench help COMMAND and COMMAND --help print the same usage" {

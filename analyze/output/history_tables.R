@@ -1,0 +1,46 @@
+# What the results history (history/, `nbhbench history add`, docs/history.md)
+# takes of an analysis beside tests.csv: every cell's run medians, which no
+# other table keeps.
+#   cells.csv        one row per cell: `cell` (its number in run_medians.csv),
+#                    every parameter, runs, the median of its run medians and
+#                    its percentiles (µs; percentiles.csv's)
+#   run_medians.csv  one row per cell and run: cell, archive, run_id and the
+#                    run's median, P90 and P99 (µs), times measured and kept
+#   archives.csv     the archives analysed: name and directory
+#   analysis.json    the thresholds, the adjustment, the assessment, when and
+#                    by which nbhbench
+# The history identifies the archives by their MANIFEST.sha256 and reads
+# their provenance from the directories.
+
+write_history_tables <- function(result, settings, dir) {
+  params <- result$params$name
+  cells <- result$frame$cells
+  m <- result$medians
+  runs <- result$frame$runs
+  stats <- m[, .(runs = .N, median_us = median(median) * 1e6), keyby = cell]
+  p <- result$percentiles
+  if (!is.null(p) && nrow(p)) {
+    stats[p, on = "cell", `:=`(p50_us = i.p50 * 1e6, p90_us = i.p90 * 1e6, p99_us = i.p99 * 1e6)]
+  } else {
+    stats[, c("p50_us", "p90_us", "p99_us") := NA_real_]
+  }
+  table <- cbind(data.table(cell = stats$cell), cells[stats$cell, params, with = FALSE],
+                 stats[, .(runs, median_us, p50_us, p90_us, p99_us)])
+  write_table_file(table, file.path(dir, "cells.csv"))
+  of_run <- match(m$run, runs$run_key)
+  write_table_file(data.table(cell = m$cell, archive = runs$archive_name[of_run], run_id = runs$run_id[of_run],
+                              median_us = m$median * 1e6, p90_us = m$p90 * 1e6, p99_us = m$p99 * 1e6,
+                              n = m$n, n_kept = m$n_kept)[order(cell, archive, run_id)],
+                   file.path(dir, "run_medians.csv"))
+  write_table_file(data.table(archive = vapply(result$archives, `[[`, "", "name"),
+                              directory = vapply(result$archives, function(a) normalizePath(a$dir), "")),
+                   file.path(dir, "archives.csv"))
+  assessment <- paste(readLines(result$assessment_file, warn = FALSE), collapse = "\n")
+  write_text_file(jsonlite::toJSON(list(p_thres = result$p_thres, v_thres = result$v_thres,
+                                        hold_ratio = result$hold_ratio %||% NA, adjust = result$adjust %||% "none",
+                                        ci_level = result$ci_level, assessment_file = result$assessment_file,
+                                        assessment = assessment, created = settings$created,
+                                        version = settings$version),
+                                   auto_unbox = TRUE, digits = NA, na = "null"),
+                  file.path(dir, "analysis.json"))
+}

@@ -1,0 +1,41 @@
+"""make bench (bench/bench-history): a history of one entry made into one
+of COUNT entries, for the time of a trend query at that size: entry 1's
+archive, cells and tests copied as entries 2..COUNT, a day apart, every
+median scaled by a factor per entry (1 +- 2 %), in SQL (INSERT ... SELECT).
+python bench/history/replicate.py DB COUNT"""
+import sqlite3
+import sys
+
+import numpy as np
+
+ISO = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def replicate(path, count):
+    rng = np.random.default_rng(1)
+    with sqlite3.connect(path) as db:
+        (have,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
+        for k in range(have + 1, count + 1):
+            f = float(1 + rng.normal(0, 0.02))
+            db.execute("INSERT INTO entries (id, added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
+                       "assessment, created) SELECT ?, added, source, analysed_by, p_thres, v_thres, hold_ratio, "
+                       "adjust, assessment, strftime(?, created, ?) FROM entries WHERE id = 1",
+                       (k, ISO, f"+{k - 1} days"))
+            db.execute("INSERT INTO archives (entry_id, manifest_sha256, name, directory, campaign, library, "
+                       "library_version, release, configure, param_sets, environment, machine, scheduler, created, "
+                       "nbhbench_commit, runs, runs_done) SELECT ?, manifest_sha256 || ?, name || ?, directory, "
+                       "campaign, library, library_version, release, configure, param_sets, environment, machine, "
+                       "scheduler, strftime(?, created, ?), nbhbench_commit, runs, runs_done FROM archives "
+                       "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", ISO, f"+{k - 1} days"))
+            db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
+                       "FROM runs WHERE entry_id = 1", (k, k))
+            db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
+                       "p99_us * ?, run_nos, run_medians_us FROM cell_results "
+                       "WHERE entry_id = 1", (k, f, f, f, f))
+            db.execute("INSERT INTO test_results SELECT test_id, ?, runs_a, runs_b, median_a_us * ?, median_b_us * ?, "
+                       "ratio, ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra "
+                       "FROM test_results WHERE entry_id = 1", (k, f, f))
+
+
+if __name__ == "__main__":
+    replicate(sys.argv[1], int(sys.argv[2]))

@@ -1,0 +1,19 @@
+"""The results history (SPEC 7.7, docs/history.md): every analysis in a
+database, SQLite by default (one file) or PostgreSQL, with each archive's
+provenance, every cell's run medians and percentiles and every test's
+ratio, interval, p and decision; trends per cell and guideline, change
+points per cell series, and a self-contained page.
+
+  database.py     connecting (SQLite file or postgresql:// URL), the schema version
+  schema.py       the tables, and the migrations of older schemas
+  archive_files.py  an archive's identity (MANIFEST.sha256) and provenance, checked
+  analysis_files.py an analysis's tables (cells.csv, run_medians.csv, tests.csv, ...)
+  keys.py         a cell's and a test's identity across analyses
+  ingest.py       adding an analysis (or an archive, analysed first)
+  series.py       the entries in order (date or release) and the series of a cell or test
+  changes.py      change points of a series (PELT on the levels, checked against the run-to-run spread)
+  trend.py        one cell or one guideline over the entries: a table and a plot
+  fragment.py     what `analyze --history` puts into the report
+  page.py         the history page (history.html), with page.js and page.css
+  cli.py          `nbhbench history add|list|trend|changes|page`
+"""

@@ -1,0 +1,179 @@
+"""Reading the history: its entries in order (by date, or by release of a
+library), the cells and tests a selection names, and their series."""
+import json
+import re
+from dataclasses import dataclass, field
+
+from gen.errors import NbhError
+from history.archive_files import version_number
+from history.keys import library_family
+
+ORDERS = ("date", "release")
+
+
+@dataclass
+class Entry:
+    id: int
+    created: str
+    source: str
+    archives: list = field(default_factory=list)   # dicts: name, library, release, version, created
+
+    def archive_of(self, library=None):
+        """The archive of LIBRARY (its first), else the entry's first."""
+        for a in self.archives:
+            if library and library_family(a["library"]) == library:
+                return a
+        return self.archives[0] if self.archives else {"name": "", "library": "", "release": "", "version": ""}
+
+    def release(self, library=None):
+        return self.archive_of(library)["release"]
+
+    def label(self, by, library=None):
+        """How a table or a plot names the entry: its date, or its release."""
+        return self.release(library) if by == "release" else self.created[:16].replace("T", " ")
+
+
+def version_key(text):
+    return tuple(int(x) for x in re.findall(r"\d+", text or ""))
+
+
+def read_entries(db):
+    entries = {row[0]: Entry(row[0], row[1] or "", row[2] or "")
+               for row in db.query("SELECT id, created, source FROM entries ORDER BY id")}
+    for entry_id, name, library, release, version, created in db.query(
+            "SELECT entry_id, name, library, release, library_version, created FROM archives ORDER BY id"):
+        entries[entry_id].archives.append({"name": name, "library": library or "", "release": release or "",
+                                           "version": version_number(version), "created": created or ""})
+    return entries
+
+
+def ordered(entries, by="date", library=None):
+    """The entries (a dict id -> Entry, or a list) in order: by date
+    (created, then id) or by release (LIBRARY's version number, then date;
+    without LIBRARY each entry's first library, its family first)."""
+    if by not in ORDERS:
+        raise NbhError(f"--by: unknown order '{by}' ({', '.join(ORDERS)})")
+    values = list(entries.values()) if isinstance(entries, dict) else list(entries)
+    if by == "release":
+        def release(e):
+            archive = e.archive_of(library)
+            return library_family(archive["library"]), version_key(archive["version"]), e.created, e.id
+        return sorted(values, key=release)
+    return sorted(values, key=lambda e: (e.created, e.id))
+
+
+def parse_where(text, option="--where"):
+    """'op=neighbor_alltoall,msize=1024' -> {op: ..., msize: ...}."""
+    out = {}
+    for item in (text or "").split(","):
+        if not item.strip():
+            continue
+        name, eq, value = item.partition("=")
+        if not eq or not name.strip():
+            raise NbhError(f"{option}: '{item}' is not NAME=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def params_text_of(where):
+    return ",".join(f"{k}={v}" for k, v in where.items())
+
+
+def matches(params, where):
+    return all(params.get(k, "") == v for k, v in where.items())
+
+
+def key_filter(where):
+    """SQL conditions and values that keep the rows whose key holds each
+    NAME=VALUE of WHERE (a superset: LIKE's _ matches any character; the
+    parameters are checked exactly afterwards). Keys are NAME=VALUE,...
+    (keys.py), so one selection reads only its rows."""
+    conditions, values = [], []
+    for name, value in where.items():
+        text = f"{name}={value}".replace("%", "_")
+        conditions.append("(',' || key || ',') LIKE ?")
+        values.append(f"%,{text},%")
+    return conditions, values
+
+
+def read_cells(db, where=None, ids=None):
+    """{cell id: (key, params)} of the cells whose parameters include WHERE
+    (and whose ids are IDS, when given)."""
+    where = where or {}
+    conditions, values = key_filter(where)
+    sql = "SELECT id, key, params FROM cells" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+    rows = []
+    if ids is None:
+        rows = db.query(sql, values)
+    else:
+        for part in chunks(ids):
+            rows += db.query(sql + (" AND " if conditions else " WHERE ") +
+                             f"id IN ({','.join('?' * len(part))})", values + list(part))
+    out = {}
+    for cell_id, key, params in rows:
+        p = json.loads(params)
+        if matches(p, where):
+            out[cell_id] = (key, p)
+    return out
+
+
+def read_tests(db, where=None, guideline=None):
+    """{test id: row dict} of the tests of GUIDELINE (tag or text) whose
+    parameters include WHERE (library, deployment, op, ...)."""
+    out = {}
+    conditions, values = [], []
+    if guideline:
+        conditions.append("(tag = ? OR guideline = ? OR (tag || ': ' || guideline) = ?)")
+        values += [guideline] * 3
+    for name, value in (where or {}).items():   # in the key's parameters (its third field)
+        conditions.append("key LIKE ?")
+        values.append(f"%{name}={value.replace('%', '_')}%")
+    for row in db.query("SELECT id, key, tag, guideline, relation, library, param_set, deployment, params, "
+                        "a_params, b_params FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
+                        values):
+        t = dict(zip(("id", "key", "tag", "guideline", "relation", "library", "param_set", "deployment", "params",
+                      "a_params", "b_params"), row))
+        t["params"] = json.loads(t["params"])
+        if guideline and guideline not in (t["tag"], t["guideline"], f"{t['tag']}: {t['guideline']}"):
+            continue
+        if matches(t["params"], where or {}):
+            out[t["id"]] = t
+    return out
+
+
+def chunks(ids, size=900):
+    ids = list(ids)
+    for i in range(0, len(ids), size):
+        yield ids[i:i + size]
+
+
+def cell_results(db, cell_ids=None, entry_ids=None):
+    """{cell id: {entry id: dict(runs, median_us, p50_us, p90_us, p99_us, run_medians)}}."""
+    columns = ("cell_id", "entry_id", "runs", "median_us", "p50_us", "p90_us", "p99_us", "run_medians_us")
+    sql = f"SELECT {', '.join(columns)} FROM cell_results"
+    rows = []
+    if cell_ids is None:
+        rows = db.query(sql)
+    else:
+        for part in chunks(cell_ids):
+            rows += db.query(f"{sql} WHERE cell_id IN ({','.join('?' * len(part))})", part)
+    out = {}
+    for row in rows:
+        r = dict(zip(columns, row))
+        if entry_ids is not None and r["entry_id"] not in entry_ids:
+            continue
+        r["run_medians"] = [v for v in json.loads(r.pop("run_medians_us")) if v is not None]
+        out.setdefault(r["cell_id"], {})[r["entry_id"]] = r
+    return out
+
+
+def test_results(db, test_ids):
+    columns = ("test_id", "entry_id", "runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "ratio_ci_low",
+               "ratio_ci_high", "p_value", "p_adjusted", "decision", "violated")
+    out = {}
+    for part in chunks(test_ids):
+        for row in db.query(f"SELECT {', '.join(columns)} FROM test_results WHERE test_id IN "
+                            f"({','.join('?' * len(part))})", part):
+            r = dict(zip(columns, row))
+            out.setdefault(r["test_id"], {})[r["entry_id"]] = r
+    return out

@@ -1,0 +1,143 @@
+"""`nbhbench history add` into an SQLite history: what each entry holds
+(provenance, every cell's run medians, every test), adding an archive
+twice, damaged and foreign directories, and the schema version."""
+import csv
+import json
+import shutil
+import sqlite3
+
+import pytest
+
+from history import schema
+from history.database import open_history
+from history_testing import nbhbench, seal, synthetic_series
+
+
+def rows(db, sql, *values):
+    with sqlite3.connect(db) as c:
+        return c.execute(sql, values).fetchall()
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_each_archive_is_an_entry_with_its_provenance(sqlite_history, series_archives):
+    archives = rows(sqlite_history, "SELECT entry_id, name, campaign, library, library_version, release, created, "
+                                    "manifest_sha256, environment, machine, param_sets FROM archives ORDER BY entry_id")
+    assert [a[1] for a in archives] == [a.name for a in series_archives]
+    for i, a in enumerate(archives, 1):
+        assert a[0] == i and a[2] == "series" and a[3] == "openmpi"
+        assert a[4] == f"Open MPI v5.0.{i}, synthetic" and a[5] == f"openmpi 5.0.{i}"
+        assert a[6] == f"2026-01-{10 + i:02d}T12:00:00Z" and len(a[7]) == 64
+        assert json.loads(a[8])["env"] == "synthetic" and json.loads(a[9])["hosts"] == ["synthetic-node"]
+        assert json.loads(a[10]) == {"default": {}}
+    assert rows(sqlite_history, "SELECT value FROM schema_info WHERE name = 'version'") == [(str(schema.VERSION),)]
+    entries = rows(sqlite_history, "SELECT id, p_thres, v_thres, adjust, assessment FROM entries ORDER BY id")
+    assert len(entries) == 8 and all(e[1] == 0.001 and e[2] == 1.03 and e[3] == "none" for e in entries)
+    assert "GL4: neighbor_allgather <= neighbor_alltoall" in entries[0][4]
+
+
+def test_an_entry_holds_every_cell_s_run_medians_and_every_test(sqlite_history, series_analyses):
+    out = series_analyses[2]
+    cells = read_csv(out / "cells.csv")
+    medians = read_csv(out / "run_medians.csv")
+    held = rows(sqlite_history, "SELECT c.key, r.runs, r.median_us, r.p99_us, r.run_medians_us FROM cell_results r "
+                                "JOIN cells c ON c.id = r.cell_id WHERE r.entry_id = 3")
+    assert len(held) == len(cells) == 24
+    by_key = {k: (n, m, p99, json.loads(runs)) for k, n, m, p99, runs in held}
+    params = list(cells[0])[1:list(cells[0]).index("runs")]
+    for c in cells:
+        key = ",".join(f"{p}={c[p]}" for p in params if c[p] != "")
+        n, median, p99, runs = by_key[key]
+        mine = sorted(float(m["median_us"]) for m in medians if m["cell"] == c["cell"])
+        assert n == int(c["runs"]) == 8 and sorted(runs) == pytest.approx(mine, rel=1e-6)   # 7 digits
+        assert median == pytest.approx(float(c["median_us"])) and p99 == pytest.approx(float(c["p99_us"]))
+    tests = read_csv(out / "tests.csv")
+    decisions = rows(sqlite_history, "SELECT t.guideline, r.decision, r.ratio, r.ratio_ci_low, r.p_value "
+                                     "FROM test_results r JOIN tests t ON t.id = r.test_id WHERE r.entry_id = 3")
+    assert sorted((d[0], d[1], round(d[2], 9)) for d in decisions) == \
+        sorted((t["guideline"], t["decision"], round(float(t["ratio"]), 9)) for t in tests)
+    assert all(d[3] is not None and d[4] is not None for d in decisions)
+
+
+def test_the_same_archive_twice_is_a_no_op(sqlite_history, series_archives, tmp_path):
+    before = rows(sqlite_history, "SELECT COUNT(*) FROM entries")
+    done = nbhbench("history", "add", "--db", sqlite_history, series_archives[3])
+    assert "already in" in done.stdout and "(entry 4)" in done.stdout
+    copy = tmp_path / "copy"
+    shutil.copytree(series_archives[3], copy)   # the same archive under another path
+    done = nbhbench("history", "add", "--db", sqlite_history, copy)
+    assert "already in" in done.stdout
+    assert rows(sqlite_history, "SELECT COUNT(*) FROM entries") == before
+
+
+def test_a_damaged_or_foreign_directory_is_refused_with_one_line(sqlite_history, series_archives, tmp_path):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(series_archives[0], damaged)
+    with open(damaged / "results" / "1x4-default-r002.results.csv", "a") as f:
+        f.write("0,0,1.0\n")
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    (foreign / "notes.txt").write_text("not an archive\n")
+    unsealed = tmp_path / "unsealed"
+    shutil.copytree(series_archives[0], unsealed)
+    (unsealed / "MANIFEST.sha256").unlink()
+    before = rows(sqlite_history, "SELECT COUNT(*) FROM entries")
+    for path, why in ((damaged, "damaged: 1 of"), (foreign, "neither an nbhbench archive"),
+                      (unsealed, "no MANIFEST.sha256"), (tmp_path / "nowhere", "no such analysis directory")):
+        done = nbhbench("history", "add", "--db", sqlite_history, path, check=False)
+        assert done.returncode == 2 and done.stdout == ""
+        assert len(done.stderr.splitlines()) == 1 and why in done.stderr and str(path) in done.stderr, done.stderr
+    assert rows(sqlite_history, "SELECT COUNT(*) FROM entries") == before
+
+
+def test_a_history_of_another_schema_version_is_migrated_or_refused(tmp_path, series_analyses, monkeypatch):
+    db = tmp_path / "old.db"
+    nbhbench("history", "add", "--db", db, series_analyses[0])
+    with sqlite3.connect(db) as c:
+        c.execute("UPDATE schema_info SET value = '0' WHERE name = 'version'")
+    done = nbhbench("history", "list", "--db", db, check=False)
+    assert done.returncode == 2 and "schema version 0 is older" in done.stderr and "cannot be migrated" in done.stderr
+    with sqlite3.connect(db) as c:
+        c.execute(f"UPDATE schema_info SET value = '{schema.VERSION + 1}' WHERE name = 'version'")
+    done = nbhbench("history", "add", "--db", db, series_analyses[1], check=False)
+    assert done.returncode == 2 and "is newer than this nbhbench's" in done.stderr
+
+    # A migration from the version before: applied when the history is opened for writing.
+    with sqlite3.connect(db) as c:
+        c.execute(f"UPDATE schema_info SET value = '{schema.VERSION}' WHERE name = 'version'")
+    monkeypatch.setattr(schema, "VERSION", schema.VERSION + 1)
+    monkeypatch.setitem(schema.MIGRATIONS, schema.VERSION - 1, ["ALTER TABLE entries ADD COLUMN note TEXT"])
+    with pytest.raises(Exception, match="nbhbench history add migrates it"):
+        open_history(str(db))
+    open_history(str(db), create=True).close()
+    assert rows(db, "SELECT value FROM schema_info WHERE name = 'version'") == [(str(schema.VERSION),)]
+    assert "note" in [r[1] for r in rows(db, "PRAGMA table_info(entries)")]
+
+
+def test_a_file_that_is_no_history_is_refused(tmp_path):
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as c:
+        c.execute("CREATE TABLE things (x)")
+    text = tmp_path / "text.db"
+    text.write_text("hello\n" * 100)
+    for db, why in ((other, "not a history database"), (text, "not a history database"),
+                    (tmp_path / "missing.db", "no such history")):
+        done = nbhbench("history", "list", "--db", db, check=False)
+        assert done.returncode == 2 and len(done.stderr.splitlines()) == 1 and why in done.stderr, done.stderr
+
+
+def test_entries_in_order_of_date_or_release(tmp_path):
+    # Releases measured out of order: 5.0.1 last. Archives are analysed as they are added.
+    dates = ["2026-03-01T00:00:00Z", "2026-02-01T00:00:00Z", "2026-01-01T00:00:00Z"]
+    archives = synthetic_series(tmp_path / "a", 3, dates=dates)
+    db = tmp_path / "h.db"
+    nbhbench("history", "add", "--db", db, *archives)
+    by_date = nbhbench("history", "list", "--db", db).stdout.splitlines()[2:]
+    by_release = nbhbench("history", "list", "--db", db, "--by", "release").stdout.splitlines()[2:]
+    assert [line.split()[-1] for line in by_date] == ["a03", "a02", "a01"]
+    assert [line.split()[-1] for line in by_release] == ["a01", "a02", "a03"]
+    seal(archives[0], dates[0], "Open MPI v5.0.1, synthetic")   # sealed again: the same manifest
+    assert "already in" in nbhbench("history", "add", "--db", db, archives[0]).stdout
