@@ -8,7 +8,7 @@
 # Writes arrival.csv and clock_starts.csv into DIR and draws the pictures;
 # returns the pictures (render_plots), at most settings$max_plots.
 write_arrival <- function(result, settings, dir) {
-  params <- result$params$name
+  params <- result$shown_params %||% result$params$name
   if (nrow(result$arrival %||% data.table())) {
     write_table_file(arrival_rows(result), file.path(dir, "arrival.csv"))
   }

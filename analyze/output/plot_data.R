@@ -31,6 +31,36 @@ parameter_text <- function(tt_rows, params, with_varied = FALSE) {
   sprintf("%s; a: %s; b: %s", shared_text(tt_rows, params, with_varied), tt_rows$a_params, tt_rows$b_params)
 }
 
+# The parameters the report's text names (issue 27): those that vary among
+# the analysis's cells, and those whose value somewhere differs from the
+# parameter's default (registry/parameters.csv; a default the registry
+# describes, such as the layout's normal constructor, counts as met); every
+# other one is the same everywhere and what a user gets without asking
+# (layout=contiguous, arrival=none, sync=barrier, work_factor=0, ...),
+# which the CSV files keep.
+# `twin` is left to the sides of AA, the one guideline that compares by it.
+report_params <- function(result) {
+  params <- result$params$name
+  cells <- result$frame$cells
+  defaults <- setNames(result$registry$parameters$default, result$registry$parameters$name)
+  keep <- vapply(params, function(p) {
+    if (p %in% RUN_PARAMETERS) return(TRUE)
+    if (p == "twin" || !p %in% names(cells)) return(FALSE)
+    v <- unique(na.omit(as.character(cells[[p]])))
+    literal <- if (is.na(defaults[p])) NA_character_ else literal_default(defaults[[p]])
+    length(v) > 1L || (length(v) == 1L && !is.na(literal) && !identical(v, literal))
+  }, TRUE)
+  params[keep]
+}
+
+# A registry default as the value a cell holds ("0" for 0; NA for a
+# described default such as "first of the topology's orders").
+literal_default <- function(text) {
+  if (!nzchar(text) || grepl(" ", text)) return(NA_character_)
+  number <- suppressWarnings(as.numeric(text))
+  if (is.na(number)) text else as.character(number)
+}
+
 # "topology=cart, ndim=2, ...": the experiment parameters of rows that have
 # a value (the varied one only if with_varied, or if rows have no `varied`).
 shared_text <- function(rows, params, with_varied = FALSE) {
@@ -112,7 +142,8 @@ focus_data <- function(result, sel) {
   plots[, file := sprintf("focus-%s-g%03d-t%04d", plot_stem(guideline_no, tag), group, test)]
   plots[, title := paste0(ifelse(is.na(tag), "", paste0(tag, ": ")), guideline)]
   plots[, level := vapply(seq_len(nrow(sel)), function(i) as.character(sel[[sel$varied[i]]][i]), "")]
-  plots[, caption := sprintf("%s; ratio %.3f%s, p = %.2g", plot_caption(sel, result$params$name, TRUE),
+  plots[, caption := sprintf("%s; ratio %.3f%s, p = %.2g", plot_caption(sel, result$shown_params %||%
+                                                                             result$params$name, TRUE),
                              ratio, if ("ratio_ci_low" %in% names(plots)) sprintf(" (95%% CI %s)", ci_text(ratio_ci_low, ratio_ci_high))
                              else "", p_value)]
   sides <- rbind(plots[, .(plot, side = "a", cell = a_cell)], plots[, .(plot, side = "b", cell = b_cell)])

@@ -264,7 +264,7 @@ graph_blocks <- function(graphs, heatmaps, settings) {
 }
 
 build_report <- function(result, tt, summary, plots, warnings, settings, closest, tuning) {
-  params <- result$params$name
+  params <- result$shown_params %||% result$params$name   # the CSV files name every parameter
   vt <- tt[violated == TRUE]
   n_groups <- uniqueN(tt[, .(guideline_no, group)])
   n_vio_groups <- uniqueN(vt[, .(guideline_no, group)])

@@ -33,6 +33,8 @@ write_outputs <- function(result, settings, warnings = character()) {
 
 write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
+  result$shown_params <- report_params(result)   # what the report's text names; the CSV files have all
+  shown <- result$shown_params
   tt <- test_table(result)
   summary <- summary_decisions(summary_power(summary_table(result, tt), tt, result$p_thres, result$adjust %||% "none"), tt)
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
@@ -50,14 +52,14 @@ write_analysis <- function(result, settings, warnings, dir) {
     settings$left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
     groups <- head(groups, limit)
     setorder(groups, guideline_no, group)
-    overview <- render_plots(overview_data(tt, groups, params), overview_plot, dir)
+    overview <- render_plots(overview_data(tt, groups, shown), overview_plot, dir)
     # A computed side (GL16) has no raw times of its own to box.
     chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
     setorder(chosen, guideline_no, group, test)
     focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
     calls <- head(calls, limit)
     setorder(calls, guideline_no, group)
-    close_plots <- render_plots(overview_data(tt, calls, params, closest = TRUE), overview_plot, dir)
+    close_plots <- render_plots(overview_data(tt, calls, shown, closest = TRUE), overview_plot, dir)
     for (o in list(overview, close_plots)) {
       if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
     }
@@ -99,7 +101,7 @@ write_analysis <- function(result, settings, warnings, dir) {
                 heatmaps = heatmaps, verdict = verdict,
                 characterization = layout_plots, arrival = arrival_plots)
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
-  blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, params, settings))
+  blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, shown, settings))
   blocks <- with_history_blocks(blocks, history_blocks(history))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
