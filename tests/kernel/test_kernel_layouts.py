@@ -42,7 +42,7 @@ def experiments():
     for constructor in LAYOUTS["halo"]["constructors"].split():
         for packing in LAYOUTS["halo"]["packings"].split():
             for op in LAYOUTS["halo"]["ops"].split():
-                for ndim in (1, 2, 3):
+                for ndim in (1, 2, 3) if packing != "manual_tiled" else (3,):  # 1-, 2-D: manual's copy
                     add(op=op, topology="cart", ndim=ndim, nfin=ndim, datatype="double", layout="halo",
                         type_constructor=constructor, packing=packing, halo_n=3)
     for constructor in LAYOUTS["transpose"]["constructors"].split():
