@@ -91,3 +91,6 @@ def test_every_layout_description_and_packing_delivers_every_element(kernel, lib
         if extent is not None:
             assert int(p["type_extent"]) == extent, row
         assert p["commit_seconds"] == "" or float(p["commit_seconds"]) >= 0, row
+        # the type constructors are timed apart from the commit (libraries differ in where they do the work)
+        assert (p["construct_seconds"] == "") == (p["commit_seconds"] == ""), row
+        assert p["construct_seconds"] == "" or float(p["construct_seconds"]) > 0, row
