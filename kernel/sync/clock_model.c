@@ -93,10 +93,21 @@ void clock_model_history(MPI_Comm base, struct clock_model *m)
         clock_model_fit(history, recorded < CLOCK_HISTORY ? recorded : CLOCK_HISTORY, m);
 }
 
+/* Whether the history's latest fitpoint was taken right after the
+ * experiment before (set and cleared alike on every process: they run the
+ * same experiments). */
+static int latest_is_recent;
+
+void clock_model_recent(int recent)
+{
+    latest_is_recent = recent;
+}
+
 void clock_model_estimate(MPI_Comm base, struct clock_model *m)
 {
     static int estimates;  /* the same count on every process */
-    int fitpoints = estimates++ ? CLOCK_FITPOINTS : CLOCK_FITPOINTS_FIRST;
+    int fitpoints = estimates++ ? (latest_is_recent ? 0 : CLOCK_FITPOINTS) : CLOCK_FITPOINTS_FIRST;
+    latest_is_recent = 0;
     for (int f = 0; f < fitpoints; f++) {
         struct fitpoint point = clock_model_fitpoint(base);
         clock_model_remember(base, &point);

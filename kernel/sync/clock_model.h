@@ -21,13 +21,14 @@
 #include <mpi.h>
 
 #define CLOCK_FITPOINTS_FIRST 8 /* new fitpoints of the run's first estimate */
-#define CLOCK_FITPOINTS 1       /* new fitpoints of every later one (the line runs through the run's) */
+#define CLOCK_FITPOINTS 1       /* new fitpoints of a later one, unless the experiment before left one */
 #define CLOCK_EXCHANGES 4       /* round trips per fitpoint; the shortest counts */
 #define CLOCK_HISTORY 64        /* fitpoints a model is fitted to */
 #define CLOCK_DRIFT_PRIOR 1e-4  /* 100 ppm: more than two quartz clocks drift apart */
 #define CLOCK_ERROR_FLOOR 50e-9 /* below this an error bound is the clock's resolution */
 #define NBH_CLOCK_SYNC_METHOD                                                                             \
-    "sync=clock: per experiment round 1 new fitpoint (the run's first estimate: 8) of each process against "  \
+    "sync=clock: per experiment round 1 new fitpoint (the run's first estimate: 8; none where the experiment " \
+    "round before ended with one) of each process against "                                                  \
     "rank 0, each the shortest of 4 round trips (offset = rank 0's time - the middle of the round trip, "     \
     "bound = half the round trip); the model: weighted least-squares line through the process's latest 64 "  \
     "fitpoints of the run, weights 1/(bound^2 + (50 ns)^2), drift shrunk by a N(0, (100 ppm)^2) prior; "     \
@@ -70,10 +71,16 @@ int clock_host_oversubscribed(MPI_Comm base);
 /* The line through the first n fitpoints, at most CLOCK_HISTORY (pure; n >= 1). */
 void clock_model_fit(const struct fitpoint *points, int n, struct clock_model *m);
 /* Collective on base: measures CLOCK_FITPOINTS (the first time
- * CLOCK_FITPOINTS_FIRST) new fitpoints of every
- * process against rank 0, adds them to the process's history (kept for the
- * run) and fits its model; rank 0's is the identity. */
+ * CLOCK_FITPOINTS_FIRST) new fitpoints of every process against rank 0,
+ * adds them to the process's history (kept for the run) and fits its
+ * model; rank 0's is the identity. None where the history's latest
+ * fitpoint was taken right after the experiment before (clock_model_recent):
+ * that one is the resynchronisation, and a fitpoint more would only cost. */
 void clock_model_estimate(MPI_Comm base, struct clock_model *m);
+/* Whether the latest fitpoint of the history was taken right after an
+ * experiment's repetitions (start_skew.c sets it; an experiment that
+ * takes none clears it: sync/barrier.c). */
+void clock_model_recent(int recent);
 /* Collective on base: one new fitpoint of every process against rank 0
  * (rank 0's: its own time, offset and error 0), not in the history. */
 struct fitpoint clock_model_fitpoint(MPI_Comm base);

@@ -42,6 +42,7 @@ void start_skew_measure(struct sync_run *s)
     clock_model_history(s->base, &history);  /* before the fresh fitpoint joins it */
     struct fitpoint fresh = clock_model_fitpoint(s->base);
     clock_model_remember(s->base, &fresh);
+    clock_model_recent(1);
     long n = s->nstarts;
     double *global = malloc(sizeof(double) * 2 * (size_t)(n + 1)), *latest = global + n;
     for (long i = 0; i < n; i++) {
