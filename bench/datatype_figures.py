@@ -50,11 +50,28 @@ def overhead(library, directory):
     return results.groupby("id").seconds.median() * 1e9
 
 
+def ratios(table):
+    """The copy loops' speed over memcpy's on the transpose's blocks, per side and n (pack-bench lines)."""
+    lines = []
+    for line in table.splitlines():
+        words = line.split()
+        if words and words[0] == "transpose":
+            n = words[1]
+            side, memcpy, manual, tiled = words[3], float(words[5]), float(words[6]), float(words[7])
+            lines.append(f"  transpose {n:8} {side:7} manual {manual / memcpy:5.2f}x  manual_tiled "
+                         f"{tiled / memcpy:5.2f}x of memcpy")
+    return "\n".join(lines)
+
+
 def main():
-    print("packing: GB/s of data, median of 15 passes, one process (memcpy: the same bytes contiguous)")
+    load = Path("/proc/loadavg").read_text().split()[0]
+    print(f"packing: GB/s of data, median of 15 passes, one process (memcpy: the same bytes contiguous; every "
+          f"buffer written and aligned to a cache line, as the kernel's; load average {load})")
     for library in LIBRARIES:
         print(f"-- {library}")
-        print(run(library, 1, [str(BUILD / library / "nbh-pack-bench")]), end="")
+        table = run(library, 1, [str(BUILD / library / "nbh-pack-bench")])
+        print(table, end="")
+        print(ratios(table))
     print(f"\nkernel time per repetition with the operation a no-op (PMPI shim), 2 processes, "
           f"median of {NREP}: a derived datatype against contiguous data of the same bytes")
     print(f"{'library':8} {'description':30} {'ns':>8} {'ratio':>7}")

@@ -1,5 +1,6 @@
 """Figures for bench/bench-sync (see there)."""
 import json
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -16,6 +17,11 @@ from kernel_runner import BUILD, LIBRARIES, input_text, launch_command  # noqa: 
 from gen import registry  # noqa: E402
 from gen.experiments import complete_all, load_design  # noqa: E402
 
+NREP = 30
+TRIALS = 3  # each cost figure: the median of this many launches, barrier and clock alternating
+# The rounds generate gives nrep 30 by default (blocks: nrep / 4, at most 10; one warm-up repetition).
+ROUNDS = dict(blocks=7, warmup=1)
+
 
 def run(library, nprocs, argv):
     command, env = launch_command(library, nprocs, argv)
@@ -25,66 +31,91 @@ def run(library, nprocs, argv):
 
 
 def skew(library, nprocs):
-    """nbh-kernel --sync-report's line as a dict."""
+    """nbh-kernel --sync-report's line as a dict: name -> value, or (median, p95)."""
     out, _ = run(library, nprocs, [str(BUILD / library / "nbh-kernel"), "--sync-report"])
-    words = out.split()
-    return {"barrier": (float(words[4]), float(words[6])), "clock": (float(words[9]), float(words[11])),
-            "late_percent": float(words[13]), "estimate_ms": float(words[15])}
+    words, values = out.split(), {}
+    i = 0
+    while i < len(words) - 1:
+        if words[i + 1] == "median":
+            values[words[i]] = (float(words[i + 2]), float(words[i + 4]))
+            i += 5
+        else:
+            values[words[i]] = float(words[i + 1])
+            i += 2
+    return values
 
 
-def demo_experiments(sync, nrep=30):
+def demo_experiments(sync, nrep=NREP, **extra):
     """The demo campaign's experiments as a kernel input, every one started with SYNC."""
     design = ROOT / "campaigns" / "demo" / "experiments.py"
     rows = complete_all(load_design(design), design)
-    return [dict(row, nrep=nrep, seed=1, sync=sync) for row in rows if registry.load().operations[row["op"]]["moves_data"] == "1"]
+    return [dict(row, nrep=nrep, seed=1, sync=sync, **extra) for row in rows
+            if registry.load().operations[row["op"]]["moves_data"] == "1"]
 
 
-def campaign_cost(library, nprocs, directory):
+def campaign_cost(library, nprocs, directory, **extra):
     """Wall time of the demo's experiments started at the barrier and with the
-    clock, and what the clock starts cost (preparation.csv sync_seconds)."""
-    out = {}
-    for sync in ("barrier", "clock"):
-        path = directory / f"demo-{library}-{nprocs}-{sync}.csv"
-        path.write_text(input_text(demo_experiments(sync)))
-        prefix = directory / f"demo-{library}-{nprocs}-{sync}"
-        _, wall = run(library, nprocs, [str(BUILD / library / "nbh-kernel"), "-i", str(path), "-o", str(prefix)])
-        out[sync] = wall
-        if sync == "clock":
-            prep = pd.read_csv(f"{prefix}.preparation.csv")
-            out["sync_s"] = prep["sync_seconds"].sum()
-            out["sync_median_ms"] = prep["sync_seconds"].median() * 1e3
-            out["invalid"] = int(prep["invalid_reps"].sum())
-            out["experiments"] = len(prep)
-            out["skew_us"] = prep["start_skew_seconds"].median() * 1e6
-            prov = json.loads(Path(f"{prefix}.prov.json").read_text())
-            out["reps"] = prov["experiments"] * 30
-    return out
+    clock (TRIALS launches each, alternating), and what the clock starts cost
+    (preparation.csv sync_seconds) and achieved: medians over the launches."""
+    trials = []
+    for trial in range(TRIALS):
+        out = {}
+        for sync in ("barrier", "clock"):
+            name = f"demo-{library}-{nprocs}-{sync}-{'rounds' if extra else 'one'}-{trial}"
+            path = directory / f"{name}.csv"
+            path.write_text(input_text(demo_experiments(sync, **extra)))
+            prefix = directory / name
+            _, wall = run(library, nprocs, [str(BUILD / library / "nbh-kernel"), "-i", str(path), "-o", str(prefix)])
+            out[sync] = wall
+            if sync == "clock":
+                prep = pd.read_csv(f"{prefix}.preparation.csv")
+                out["sync_s"] = prep["sync_seconds"].sum()
+                out["sync_median_ms"] = prep["sync_seconds"].median() * 1e3
+                out["invalid"] = int(prep["invalid_reps"].sum())
+                out["experiments"] = prep["id"].nunique()
+                out["rows"] = len(prep)
+                out["skew_us"] = prep["start_skew_seconds"].median() * 1e6
+                out["measured_us"] = prep["measured_skew_seconds"].median() * 1e6
+                out["share"] = 100 * out["sync_s"] / wall
+        trials.append(out)
+    return {key: statistics.median(t[key] for t in trials) for key in trials[0]}
 
 
 def main():
     load = Path("/proc/loadavg").read_text().split()[0] if Path("/proc/loadavg").exists() else "?"
-    print(f"start skew: per start the latest minus the earliest process on the global clock, over 1000 starts "
-          f"(us; the clock's over the starts no process reached late, late_% the others, which the kernel "
-          f"repeats; load average {load})")
+    print(f"start skew: per start the latest minus the earliest process, measured after the starts with fresh "
+          f"clock offsets against each process's recorded local start times (us; 1000 barrier exits, 1000 clock "
+          f"starts 100 us apart, the clock's over the starts no process reached late, late_% the others, which "
+          f"the kernel repeats); model_lateness: what the clock's own model saw (the latest lateness per start); "
+          f"resolution: the fresh offsets' error bound; estimate_ms: a later clock estimate (1 new fitpoint), "
+          f"slowest process, median of 5; growth: the model's error growth, us per s (load average {load})")
     print(f"{'library':8} {'procs':>5} {'barrier_median':>14} {'barrier_p95':>11} {'clock_median':>12} "
-          f"{'clock_p95':>9} {'late_%':>6} {'estimate_ms':>11}")
+          f"{'clock_p95':>9} {'late_%':>6} {'model_lateness':>14} {'resolution':>10} {'estimate_ms':>11} "
+          f"{'growth_us/s':>11}")
     for library in LIBRARIES:
         for nprocs in (4, 8):
             s = skew(library, nprocs)
-            print(f"{library:8} {nprocs:5d} {s['barrier'][0]:14.2f} {s['barrier'][1]:11.2f} {s['clock'][0]:12.2f} "
-                  f"{s['clock'][1]:9.2f} {s['late_percent']:6.1f} {s['estimate_ms']:11.3f}")
-    print("\nthe clock start's cost on the demo campaign's experiments (nrep 30): sync_s = estimating the clock and "
-          "timing the window, summed over the experiments (preparation.csv); wall times of the same input started "
-          "at the barrier and with the clock")
-    print(f"{'library':8} {'procs':>5} {'experiments':>11} {'sync_median_ms':>14} {'sync_s':>7} {'barrier_wall_s':>14} "
-          f"{'clock_wall_s':>12} {'sync_share':>10} {'invalid_reps':>12} {'skew_median_us':>14}")
+            print(f"{library:8} {nprocs:5d} {s['barrier_skew_us'][0]:14.2f} {s['barrier_skew_us'][1]:11.2f} "
+                  f"{s['clock_skew_us'][0]:12.2f} {s['clock_skew_us'][1]:9.2f} {s['clock_late_percent']:6.1f} "
+                  f"{s['model_lateness_us'][0]:14.2f} {s['resolution_us']:10.2f} {s['clock_estimate_ms']:11.3f} "
+                  f"{s['model_error_growth_us_per_s']:11.3f}")
+    print(f"\nthe clock start's cost on the demo campaign's experiments (nrep {NREP}; one round, and in the {ROUNDS['blocks']} "
+          f"rounds with {ROUNDS['warmup']} warm-up repetition generate gives nrep {NREP}): sync_s = estimating the clock, "
+          f"timing the window (round 1) and measuring the skew, summed over the experiments' rounds (preparation.csv "
+          f"sync_seconds, slowest process, counted from the barrier that starts each); wall times of the same input "
+          f"started at the barrier and with the clock; medians of {TRIALS} launches each (load average {load})")
+    print(f"{'library':8} {'procs':>5} {'rounds':>6} {'experiments':>11} {'sync_median_ms':>14} {'sync_s':>7} "
+          f"{'barrier_wall_s':>14} {'clock_wall_s':>12} {'sync_share':>10} {'invalid_reps':>12} {'skew_model_us':>13} "
+          f"{'skew_measured_us':>16}")
     with tempfile.TemporaryDirectory() as tmp:
         for library in LIBRARIES:
             for nprocs in (4, 8):
-                c = campaign_cost(library, nprocs, Path(tmp))
-                print(f"{library:8} {nprocs:5d} {c['experiments']:11d} {c['sync_median_ms']:14.3f} {c['sync_s']:7.3f} "
-                      f"{c['barrier']:14.2f} {c['clock']:12.2f} {100 * c['sync_s'] / c['clock']:9.1f}% "
-                      f"{c['invalid']:12d} {c['skew_us']:14.2f}")
+                for extra in ({}, ROUNDS):
+                    c = campaign_cost(library, nprocs, Path(tmp), **extra)
+                    print(f"{library:8} {nprocs:5d} {extra.get('blocks', 1):6d} {int(c['experiments']):11d} "
+                          f"{c['sync_median_ms']:14.3f} {c['sync_s']:7.3f} {c['barrier']:14.2f} {c['clock']:12.2f} "
+                          f"{c['share']:9.1f}% {int(c['invalid']):12d} {c['skew_us']:13.2f} {c['measured_us']:16.2f}")
+    print(f"(load average at the end {Path('/proc/loadavg').read_text().split()[0]})")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,9 @@ from gen import registry
 from gen.design import LINE, levels, union
 
 GEOMETRY = ["unit", "unit2", "stride", "stride2", "halo_n", "matrix_n"]
+# Blocks of msize bytes the kernel's description check packs into before
+# the repetitions (kernel/datatypes/geometry.h LAYOUT_CHECK_BLOCKS).
+CHECK_BLOCKS = 3
 HETERO_SIZES = [1, 4, 8, 2]  # tiled_hetero's unit: char, int, double, short
 INT_MAX = 2 ** 31 - 1
 
@@ -112,6 +115,10 @@ def check(reg, row):
     if row["packing"] not in info["packings"].split():
         raise LayoutError("packing", f"packing {row['packing']} does not apply to layout {layout} "
                           f"(it takes: {info['packings']})")
+    if layout == "halo" and row["packing"] == "manual_tiled" and row["ndim"] < 3:
+        raise LayoutError("packing", f"packing manual_tiled on a {row['ndim']}-D halo is manual's copy (no face has "
+                          "two levels of single elements to tile; 3-D: the faces across the fastest dimension): "
+                          "use manual")
     if info["ops"] and row["op"] not in info["ops"].split():
         raise LayoutError("layout", f"layout {layout} does not apply to op {row['op']} (it needs one of: "
                           f"{info['ops']})")
@@ -155,6 +162,41 @@ def deployment_problem(reg, row, nprocs):
     return None
 
 
+def displacement_problem(reg, row, degree, nprocs):
+    """Why the int displacements of ROW's operation cannot hold its blocks'
+    places on NPROCS processes (kernel/datatypes/geometry.c
+    displacement_problem: MPI_Alltoallw's in bytes, the v variants' in
+    elements), or None."""
+    op = reg.operations[row["op"]]
+    in_bytes = op["family"] == "global" and op["variant"] == "w"
+    in_elements = op["family"] in ("global", "neighbor") and op["variant"] == "v"
+    if row.get("graph") is not None or not (in_bytes or in_elements):
+        return None
+    msize = row["msize"] if row.get("layout") is None or not msize_derived(reg, row["layout"]) else \
+        derived_msize(reg, row, nprocs)
+    blocks = max(reg.blocks(row["op"], "send", degree, nprocs), reg.blocks(row["op"], "recv", degree, nprocs))
+    packing = row.get("packing") or "datatype"
+    if in_bytes and packing == "datatype" and row.get("layout") is not None and not is_plain(row):
+        element = int(reg.datatypes[row["datatype"]]["size"])
+        if row["layout"] == "transpose":
+            step = row["matrix_n"] // nprocs * element
+        elif row["layout"] == "halo":
+            step = (row["halo_n"] + 2) ** row["ndim"] * element
+        else:
+            k, extent = pattern(row)
+            step = msize // (k * element_bytes(reg, row)) * extent * element_bytes(reg, row)
+    elif in_bytes or packing == "mpi_pack":
+        step = msize
+    else:
+        step = msize // int(reg.datatypes[row["datatype"]]["size"])
+    last = (blocks - 1) * step
+    if last <= INT_MAX:
+        return None
+    return (f"{msize} bytes per neighbor put the last of {blocks} blocks {last} "
+            f"{'bytes' if in_bytes else 'elements'} into the buffer, more than op {row['op']}'s int displacements "
+            f"hold ({INT_MAX})")
+
+
 def derived_msize(reg, row, nprocs):
     """The bytes per neighbor of a layout that derives them (halo, transpose)."""
     size = int(reg.datatypes[row["datatype"]]["size"])
@@ -166,12 +208,14 @@ def derived_msize(reg, row, nprocs):
 
 def buffer_bytes(reg, row, degree, nprocs, plain_bytes):
     """Bytes of buffers per process (kernel/datatypes/geometry.c
-    layout_buffer_bytes); PLAIN_BYTES(msize) gives the contiguous ones."""
+    layout_buffer_bytes: with a layout also the description check's
+    CHECK_BLOCKS blocks); PLAIN_BYTES(msize) gives the contiguous ones."""
     if row.get("layout") is None or is_plain(row):
         return plain_bytes(row["msize"] or 0)
     layout = row["layout"]
     msize = row["msize"] if not msize_derived(reg, layout) else derived_msize(reg, row, nprocs)
     packed = 0 if row["packing"] == "datatype" else plain_bytes(msize)
+    packed += CHECK_BLOCKS * msize
     element = int(reg.datatypes[row["datatype"]]["size"])
     if layout == "halo":
         return 2 * (row["halo_n"] + 2) ** row["ndim"] * element + packed

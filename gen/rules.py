@@ -249,5 +249,5 @@ def deployment_problem(reg, row, nprocs):
         what = f"msize {row['msize']}" if row["msize"] is not None else \
             f"layout {row['layout']} ({', '.join(f'{p}={row[p]}' for p in layouts.layout_parameters(reg, row['layout']))})"
         return f"{what} needs {need} bytes of buffers per process, over the kernel's {reg.limits['max_memory']}"
-    return None
+    return layouts.displacement_problem(reg, row, degree, nprocs)
 

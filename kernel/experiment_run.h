@@ -15,6 +15,7 @@ struct run_settings {
     int dump_delays;        /* write PREFIX.delays.csv */
     int ranks;              /* write PREFIX.ranks.csv rows (the input has an arrival pattern) */
     int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
+    int measure_skew;       /* measure barrier starts' skew too (sync/start_skew.h; clock: always) */
 };
 
 /* Runs one round of an experiment on every process of base (rounds.h):

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "setups/setup.h"
+#include "data_buffers.h"
 #include "topologies/graph.h"
 
 /* Every process has its own verdict (a repeated edge is seen only by its

@@ -267,7 +267,9 @@ static int check_grid(struct parser *p, const struct experiment *e)
                     "%ld bytes per neighbor need %.0f bytes of buffers per process "
                     "(up to %ld neighbors), over the limit of %.0f (--max-memory)",
                     e->msize, bytes, degree, lim->max_memory);
-    return 0;
+    char why[256];
+    const char *column = displacement_problem(e, degree, lim->nprocs, why, sizeof(why));
+    return column ? fail(p, column, "%s", why) : 0;
 }
 
 /* graph: the file (required), relative to the input file's folder;

@@ -33,7 +33,7 @@ enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3, EXIT_NO_SPACE = 4 };
 
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
-    "                  [--countdown-rate STEPS_PER_US] [--loop-report]\n"
+    "                  [--countdown-rate STEPS_PER_US] [--loop-report] [--measure-skew]\n"
     "       nbh-kernel --calibration-report | --barrier-report | --sync-report | --operations\n"
     "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
@@ -62,6 +62,9 @@ static const char usage[] =
     "                          the kernel spent per repetition beyond the timed sections\n"
     "                          (barriers, data check, bookkeeping), from time stamps\n"
     "                          around the whole loop on every process (docs/kernel.md)\n"
+    "      --measure-skew      measure every experiment's start skew after its repetitions,\n"
+    "                          barrier starts too (clock starts: always), into\n"
+    "                          PREFIX.preparation.csv\n"
     "      --sync-report       print the start skew of barrier and clock starts and the\n"
     "                          clock synchronisation's cost, then exit\n"
     "      --operations        list every operation and whether this build can run it\n"
@@ -79,6 +82,7 @@ struct options {
     int barrier_report;
     int sync_report;
     int loop_report;
+    int measure_skew;
     const char *expected[MAX_EXPECTED];  /* --expect-cvar and --expect-env, in order */
     int env_only[MAX_EXPECTED];          /* 1: from --expect-env */
     int nexpected;
@@ -95,7 +99,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"sync-report", no_argument, 0, 's'},
         {"countdown-rate", required_argument, 0, 'r'},
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
-        {"loop-report", no_argument, 0, 'l'},
+        {"loop-report", no_argument, 0, 'l'},       {"measure-skew", no_argument, 0, 'k'},
         {"expect-cvar", required_argument, 0, 'e'}, {"expect-env", required_argument, 0, 'E'},
         {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
@@ -114,6 +118,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'c': o->calibration_report = 1; break;
         case 'b': o->barrier_report = 1; break;
         case 'l': o->loop_report = 1; break;
+        case 'k': o->measure_skew = 1; break;
         case 'e':
         case 'E':
             if (o->nexpected == MAX_EXPECTED) {
@@ -494,7 +499,8 @@ int main(int argc, char **argv)
 
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
                                    .dump_lists = opt.dump_lists, .dump_delays = opt.dump_delays,
-                                   .ranks = has_arrival(&in), .loop_report = opt.loop_report};
+                                   .ranks = has_arrival(&in), .loop_report = opt.loop_report,
+                                   .measure_skew = opt.measure_skew};
     status = run_rounds(&in, &settings, &out, &prov);
 
     provenance_peak_memory(&prov, base);

@@ -193,7 +193,7 @@ void output_preparation(struct output *o, const struct experiment *e, int round,
                           "id,round,op,init_seconds,work_reference,work_reference_seconds,"
                           "work_reference_id,work_factor,work_us,type_size,type_extent,commit_seconds,"
                           "type_check,sync,sync_seconds,window_seconds,offset_spread_seconds,start_skew_seconds,"
-                          "invalid_reps,reps\n") != 0)
+                          "invalid_reps,reps,construct_seconds,measured_skew_seconds,skew_bound_seconds\n") != 0)
         return;
     char *text = NULL;
     size_t size = 0;
@@ -212,13 +212,17 @@ void output_preparation(struct output *o, const struct experiment *e, int round,
     cell(row, p->type_extent, "%.0f");
     cell(row, p->commit_seconds, "%.9e");
     fprintf(row, ",%s", p->type_check);
-    fprintf(row, ",%s", p->sync_seconds >= 0 ? sync_names[e->sync] : "");
+    fprintf(row, ",%s", p->sync_seconds >= 0 || p->measured_skew >= 0 ? sync_names[e->sync] : "");
     cell(row, p->sync_seconds, "%.9e");
     cell(row, p->sync_seconds >= 0 ? p->window_seconds : -1, "%.9e");
     cell(row, p->sync_seconds >= 0 ? p->offset_spread : -1, "%.9e");
     cell(row, p->sync_seconds >= 0 ? p->start_skew : -1, "%.9e");
     cell(row, p->sync_seconds >= 0 ? (double)p->invalid : -1, "%.0f");
-    fprintf(row, ",%ld\n", p->reps);
+    fprintf(row, ",%ld", p->reps);
+    cell(row, p->construct_seconds, "%.9e");
+    cell(row, p->measured_skew, "%.9e");
+    cell(row, p->measured_skew >= 0 ? p->skew_bound : -1, "%.9e");
+    fputc('\n', row);
     fclose(row);
     table_append(&o->preparation, text, size);
     free(text);

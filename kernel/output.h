@@ -70,6 +70,11 @@ struct preparation {
     long invalid;              /* repetitions some process started late, left out */
     long reps;                 /* the repetitions of the round written to the results (fewer than
                                 * the round's share where a clock start's missed their windows) */
+    double construct_seconds;  /* a layout: the type constructors of every description, slowest process */
+    /* the start skew measured independently of the start (sync/start_skew.h): clock always,
+     * barrier with --measure-skew; -1: not measured */
+    double measured_skew;      /* median over valid repetitions of the latest minus the earliest start */
+    double skew_bound;         /* the measurement's resolution */
 };
 
 /* One process's row of PREFIX.ranks.csv. */

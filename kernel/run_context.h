@@ -46,8 +46,11 @@ struct run_context {
     MPI_Comm created;            /* create: the communicator of this repetition */
 
     /* What the data check expects: the name each sent block carries, and
-     * which sender and name each receive slot must get (MPI_PROC_NULL: none). */
+     * which sender and name each receive slot must get (MPI_PROC_NULL: none).
+     * block_sent[j]: 0 where block j goes to MPI_PROC_NULL alone (a finite
+     * Cartesian border), which the library skips and so does packing. */
     int *block_names;
+    int *block_sent;
     int *slot_senders;
     int *slot_names;
 

@@ -4,8 +4,12 @@
 #                                start to its completion and its median delay,
 #                                per experiment; for one_late its role (late,
 #                                neighbor, other)
-#   results/RUN.preparation.csv  with sync = clock: the start skew, the
-#                                window, the invalid repetitions
+#   results/RUN.preparation.csv  with sync = clock: the start skew (as the
+#                                clock's model saw it, and measured after
+#                                the repetitions with fresh offsets:
+#                                measured_skew_seconds, kernels since
+#                                issue 26), the window, the invalid
+#                                repetitions
 # Only for the (cell, run) pairs that have run medians (the runs the
 # assessment trusts); archives made before the kernel wrote them give none.
 
@@ -49,19 +53,23 @@ read_ranks <- function(archives, frame, medians) {
 }
 
 # data.table(cell, run, sync_seconds, window_seconds, offset_spread_seconds,
-# start_skew_seconds, invalid_reps) of the experiments started with the
-# clock; over a run's rounds the sums of the times and counts, the widest
-# spread and window, the median skew.
+# start_skew_seconds, invalid_reps, measured_skew_seconds) of the
+# experiments started with the clock; over a run's rounds the sums of the
+# times and counts, the widest spread and window, the median skews
+# (measured_skew_seconds NA from kernels before it).
 read_clock_starts <- function(archives, frame, medians) {
-  x <- read_run_tables(archives, frame, medians, ".preparation.csv", CLOCK_COLUMNS)
+  x <- read_run_tables(archives, frame, medians, ".preparation.csv", CLOCK_COLUMNS,
+                       optional = c(measured_skew_seconds = "double"))
   if (!is.null(x) && anyDuplicated(x, by = c("cell", "run"))) {
     x <- x[, .(sync = sync[1], sync_seconds = sum(sync_seconds), window_seconds = max(window_seconds),
                offset_spread_seconds = max(offset_spread_seconds), start_skew_seconds = median(start_skew_seconds),
-               invalid_reps = sum(invalid_reps)), by = .(cell, run)]
+               invalid_reps = sum(invalid_reps), measured_skew_seconds = median(measured_skew_seconds)),
+           by = .(cell, run)]
   }
   if (is.null(x)) {
     return(data.table(cell = integer(), run = integer(), sync_seconds = numeric(), window_seconds = numeric(),
-                      offset_spread_seconds = numeric(), start_skew_seconds = numeric(), invalid_reps = numeric()))
+                      offset_spread_seconds = numeric(), start_skew_seconds = numeric(), invalid_reps = numeric(),
+                      measured_skew_seconds = numeric()))
   }
   x <- x[sync %chin% "clock"][, sync := NULL]
   setkeyv(x, c("cell", "run"))

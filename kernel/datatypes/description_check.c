@@ -1,6 +1,5 @@
 #include "datatypes/description_check.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,8 +37,9 @@ static void span(const struct description *d, MPI_Aint *first, MPI_Aint *last)
 }
 
 /* "" if description d (by constructor c) of block `index` agrees with the
- * normal description dn and with the geometry's runs over a patterned
- * buffer, else what differs. */
+ * normal description dn and with the geometry's runs over the layout's
+ * buffer (patterned: data_buffers.h), else what differs. Needs
+ * LAYOUT_CHECK_BLOCKS blocks of msize bytes of scratch (geometry.h). */
 static void compare(struct run_context *ctx, struct layout_state *s, enum side side, int index,
                     const struct description *d, char *why, size_t size)
 {
@@ -49,10 +49,8 @@ static void compare(struct run_context *ctx, struct layout_state *s, enum side s
     describe(&s->g, s->basic, normal, side, index, &dn);
     if (dn.derived)
         MPI_Type_commit(&dn.type);
-    size_t bytes = side == SIDE_SEND ? s->send_bytes : s->recv_bytes;
-    char *pattern = malloc(bytes + 1);
-    for (size_t o = 0; o < bytes; o++)
-        pattern[o] = (char)(((uint32_t)o * 2654435761u) >> 24);
+    /* the layout's own buffer, which holds the data pattern (data_buffers.h) */
+    const char *pattern = side == SIDE_SEND ? s->send : s->recv;
     int sz, szn;
     MPI_Type_size(d->type, &sz);
     MPI_Type_size(dn.type, &szn);
@@ -74,7 +72,7 @@ static void compare(struct run_context *ctx, struct layout_state *s, enum side s
                  (long)last, type_constructor_names[normal], (long)firstn, (long)lastn);
     } else {
         size_t n = s->g.data_bytes;
-        char *a = malloc(3 * n + 3), *b = a + n + 1, *c = b + n + 1;
+        char *a = malloc(LAYOUT_CHECK_BLOCKS * (n + 1)), *b = a + n + 1, *c = b + n + 1;
         int packed = pack(d, pattern, a, (int)n + 1, ctx->comm), packedn = pack(&dn, pattern, b, (int)n + 1, ctx->comm);
         struct run_box box;
         (side == SIDE_SEND ? geometry_send_box : geometry_recv_box)(&s->g, index, &box);
@@ -91,7 +89,6 @@ static void compare(struct run_context *ctx, struct layout_state *s, enum side s
                      o, name, type_constructor_names[normal]);
         free(a);
     }
-    free(pattern);
     description_free(&dn);
 }
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "setups/setup.h"
+#include "data_buffers.h"
 
 /* tiled_hetero's unit: A chars, ints, doubles and shorts, each followed by
  * a gap to a stride of B of its own type (the studies' order). */
@@ -324,6 +324,10 @@ const char *layout_problem(const struct experiment *e, int nprocs, char *why, si
     if (!catalog_list_has(info->packings, packing_names[l->packing]))
         return problem(why, size, "packing", "%s does not apply to layout %s (it takes: %s)",
                        packing_names[l->packing], info->name, info->packings);
+    if (l->layout == LAYOUT_halo && l->packing == PACKING_manual_tiled && e->ndim < 3)
+        return problem(why, size, "packing", "manual_tiled on a %d-D halo is manual's copy (no face has two "
+                       "levels of single elements to tile; 3-D: the faces across the fastest dimension): use "
+                       "manual", e->ndim);
     if (*info->ops && !catalog_list_has(info->ops, o->name))
         return problem(why, size, "layout", "%s does not apply to op %s (it needs one of: %s)", info->name, o->name,
                        info->ops);
@@ -357,6 +361,7 @@ double layout_buffer_bytes(const struct experiment *e, long degree, int nprocs)
     if (layout_is_plain(l))
         return buffer_bytes(e->op, e->msize, degree, degree, nprocs);
     double packed = l->packing == PACKING_datatype ? 0 : buffer_bytes(e->op, e->msize, degree, degree, nprocs);
+    packed += LAYOUT_CHECK_BLOCKS * (double)e->msize;
     double element = (double)element_bytes(e);
     if (l->layout == LAYOUT_halo) {
         double array = element;
@@ -370,4 +375,33 @@ double layout_buffer_bytes(const struct experiment *e, long degree, int nprocs)
     layout_pattern(l, &p);
     double extent = (double)e->msize / (double)p.elements * (double)p.extent;
     return buffer_bytes(e->op, (long)extent, degree, degree, nprocs) + packed;
+}
+
+const char *displacement_problem(const struct experiment *e, long degree, int nprocs, char *why, size_t size)
+{
+    const struct operation_info *o = &operation_table[e->op];
+    const struct layout_params *l = &e->layout;
+    int bytes = strcmp(o->family, "global") == 0 && strcmp(o->variant, "w") == 0;
+    int elements = (strcmp(o->family, "global") == 0 || strcmp(o->family, "neighbor") == 0) &&
+                   strcmp(o->variant, "v") == 0;
+    if (e->topology == TOPOLOGY_graph || (!bytes && !elements))
+        return NULL;  /* a graph's counts are checked with its file (graph_inputs.c) */
+    double blocks = operation_blocks(e->op, degree, degree, nprocs), step;
+    if (bytes && l->packing == PACKING_datatype && !layout_is_plain(l)) {
+        struct layout_geometry g;  /* a block's place in the layout's buffer */
+        geometry_make(e, nprocs, &g);
+        step = (double)(g.is_static || l->layout == LAYOUT_transpose ? g.neighbor_extent : geometry_buffer_bytes(&g, 1));
+    } else if (bytes || l->packing == PACKING_mpi_pack) {
+        step = (double)e->msize;  /* contiguous blocks of msize bytes (MPI_PACKED: counted in bytes) */
+    } else {
+        step = (double)(e->msize / datatype_table[e->datatype].size);
+    }
+    double last = (blocks - 1) * step;
+    if (last <= INT_MAX)
+        return NULL;
+    int derived = strcmp(layout_table[l->layout].msize, "derived") == 0;
+    return problem(why, size, derived ? layout_table[l->layout].parameters : "msize",
+                   "%ld bytes per neighbor put the last of %.0f blocks %.0f %s into the buffer, more than op %s's "
+                   "int displacements hold (%d)", e->msize, blocks, last, bytes ? "bytes" : "elements", o->name,
+                   INT_MAX);
 }

@@ -64,8 +64,19 @@ void box_for_each(const struct run_box *b, void (*run)(size_t offset, size_t len
 /* NULL if experiment e's layout parameters can run on nprocs processes;
  * else the column at fault, with the reason in why. */
 const char *layout_problem(const struct experiment *e, int nprocs, char *why, size_t size);
+/* NULL if the int displacements of e's operation can hold its blocks'
+ * places for the given degree on nprocs processes (MPI_Alltoallw's in
+ * bytes, the v variants' in elements of their type), else the column at
+ * fault (msize, or the parameter a derived msize comes from) with the
+ * reason in why. */
+const char *displacement_problem(const struct experiment *e, long degree, int nprocs, char *why, size_t size);
+/* Blocks of msize bytes the description check (description_check.c) packs
+ * into before the repetitions: the description's, the normal one's and
+ * the geometry's. */
+#define LAYOUT_CHECK_BLOCKS 3
 /* Bytes of buffers a process needs for e with the given degree (send plus
- * receive, and the packed copies where the packing is not the library's). */
+ * receive, the packed copies where the packing is not the library's, and
+ * the description check's LAYOUT_CHECK_BLOCKS blocks). */
 double layout_buffer_bytes(const struct experiment *e, long degree, int nprocs);
 
 #endif

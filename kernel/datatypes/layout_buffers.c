@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_buffers.h"
 #include "datatypes/description_check.h"
 #include "seeds.h"
-#include "setups/setup.h"
 
 /* How many descriptions a side has: one per block or slot, and at least
  * one (a process without neighbors, or a bcast receiver that sends
@@ -35,8 +35,6 @@ static void commit_all(struct layout_state *s, int nsend, int nrecv)
 static void datatype_view(struct run_context *ctx, struct layout_state *s)
 {
     int global_w = ctx->e->op == OP_alltoallw;
-    free(ctx->sendbuf);
-    free(ctx->recvbuf);
     ctx->sendbuf = s->send;
     ctx->recvbuf = s->recv;
     ctx->type = s->sends[0].type;
@@ -70,12 +68,8 @@ static void datatype_view(struct run_context *ctx, struct layout_state *s)
  * count elements of type (MPI_PACKED, or the basic type for manual). */
 static void packed_view(struct run_context *ctx, size_t block, MPI_Datatype type, int count)
 {
-    if (block != ctx->block) {
-        free(ctx->sendbuf);
-        free(ctx->recvbuf);
-        ctx->sendbuf = calloc((size_t)ctx->nsend * block + 1, 1);
-        ctx->recvbuf = calloc((size_t)ctx->nrecv * block + 1, 1);
-    }
+    ctx->sendbuf = data_buffer((size_t)ctx->nsend * block);
+    ctx->recvbuf = data_buffer((size_t)ctx->nrecv * block);
     int global_w = ctx->e->op == OP_alltoallw;
     int n = ctx->nsend > ctx->nrecv ? ctx->nsend : ctx->nrecv;
     ctx->block = block;
@@ -101,7 +95,7 @@ static size_t packed_size(struct run_context *ctx, const struct layout_state *s)
     MPI_Pack_size(d->count, d->type, ctx->comm, &bound);
     char *scratch = malloc((size_t)bound + 1);
     /* slot 0's place: the receive buffer, or one block's worth without slots */
-    char *spare = ctx->nrecv ? NULL : calloc(geometry_buffer_bytes(&s->g, 1) + 1, 1);
+    char *spare = ctx->nrecv ? NULL : data_buffer(geometry_buffer_bytes(&s->g, 1));
     MPI_Pack((spare ? spare : s->recv) + d->displacement, d->count, d->type, scratch, bound, &position, ctx->comm);
     free(spare);
     free(scratch);
@@ -117,14 +111,21 @@ void layout_buffers_prepare(struct run_context *ctx)
     s->basic = datatype_mpi(e->datatype);
     s->send_bytes = geometry_buffer_bytes(&s->g, ctx->nsend);
     s->recv_bytes = geometry_buffer_bytes(&s->g, ctx->nrecv);
-    s->send = calloc(s->send_bytes + 1, 1);
-    s->recv = calloc(s->recv_bytes + 1, 1);
+    s->send = data_buffer(s->send_bytes);
+    s->recv = data_buffer(s->recv_bytes);
     s->sends = calloc((size_t)described(ctx->nsend), sizeof(*s->sends));
     s->recvs = calloc((size_t)described(ctx->nrecv), sizeof(*s->recvs));
-    for (int j = 0; j < described(ctx->nsend); j++)
+    double t0 = MPI_Wtime();
+    int any = 0;
+    for (int j = 0; j < described(ctx->nsend); j++) {
         describe(&s->g, s->basic, e->layout.constructor, SIDE_SEND, j, &s->sends[j]);
-    for (int k = 0; k < described(ctx->nrecv); k++)
+        any |= s->sends[j].derived;
+    }
+    for (int k = 0; k < described(ctx->nrecv); k++) {
         describe(&s->g, s->basic, e->layout.constructor, SIDE_RECV, k, &s->recvs[k]);
+        any |= s->recvs[k].derived;
+    }
+    s->construct_seconds = any ? MPI_Wtime() - t0 : -1;
     commit_all(s, described(ctx->nsend), described(ctx->nrecv));
     description_check(ctx, s);
     s->packed = e->layout.packing != PACKING_datatype;
@@ -270,8 +271,8 @@ long layout_gap_written(struct run_context *ctx, int poison)
 void layout_preparation(struct run_context *ctx, struct preparation *p)
 {
     struct layout_state *s = ctx->layout;
-    double commit = s ? s->commit_seconds : -1, slowest = -1;
-    MPI_Reduce(&commit, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx->base);
+    double mine[2] = {s ? s->commit_seconds : -1, s ? s->construct_seconds : -1}, slowest[2] = {-1, -1};
+    MPI_Reduce(mine, slowest, 2, MPI_DOUBLE, MPI_MAX, 0, ctx->base);
     if (!s)
         return;
     const struct description *d = &s->sends[0];
@@ -281,6 +282,7 @@ void layout_preparation(struct run_context *ctx, struct preparation *p)
     MPI_Type_get_extent(d->type, &lb, &extent);
     p->type_size = (double)size * d->count;
     p->type_extent = (double)extent * d->count;
-    p->commit_seconds = slowest;
+    p->commit_seconds = slowest[0];
+    p->construct_seconds = slowest[1];
     snprintf(p->type_check, sizeof(p->type_check), "%s", s->check);
 }

@@ -19,6 +19,8 @@ struct layout_state {
     struct description *recvs;       /* one per receive slot */
     int packed;                      /* the operation moves packed copies (packing is not datatype) */
     size_t packed_block;             /* bytes of a packed block */
+    double construct_seconds;        /* the type constructors of this process's descriptions (with
+                                      * their argument arrays); -1: none made */
     double commit_seconds;           /* MPI_Type_commit of this process's descriptions; -1: none */
     char check[200];                 /* the descriptions' agreement (description_check.c): "ok" or what differs */
 };
@@ -45,7 +47,7 @@ void layout_poison(struct run_context *ctx, int poison);
 long layout_gap_written(struct run_context *ctx, int poison);
 
 /* preparation.csv: the descriptions' size and extent per neighbor, the
- * slowest process's commit time and the check's verdict (called on every
+ * slowest process's constructor and commit times and the check's verdict (called on every
  * process of ctx->base after the setup's prepare). */
 void layout_preparation(struct run_context *ctx, struct preparation *p);
 

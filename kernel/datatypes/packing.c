@@ -70,13 +70,20 @@ static size_t plain_inner(const struct run_box *b, size_t at, char *layout, char
     return done;
 }
 
-/* The two innermost levels (outer o, inner i) of single elements in
- * tiles (the packing study's cache blocking): the packed element of (o, i)
- * is o * ni + i. The innermost loop runs along the level whose elements lie
- * closer together in the layout; the tile is NBH_PACK_TILE_SHORT steps of
- * the other level (lines at a large stride: no more than the cache's ways)
- * by NBH_PACK_TILE_LONG of this one. T is the element type, so that the
- * moves are single loads and stores; `generic` copies any length. */
+/* The two innermost levels (outer o, inner i) of single elements,
+ * cache-blocked (the packing study's memory-optimized copy): the packed
+ * element of (o, i) is o * ni + i, its place in the layout o * so + i * si.
+ * The copy runs in micro tiles of one cache line of elements each way
+ * (8 x 8 doubles): a tile reads its lines of one side whole into a local
+ * array and writes the other side's lines whole from it, so every line is
+ * touched in one go and a stride that is a power of two (which maps a
+ * column of a matrix onto one cache set: the transpose's rows of n
+ * doubles, the packed block's of b) evicts nothing the tile still needs;
+ * no padding is needed. The tiles run in blocks of NBH_PACK_BLOCK x
+ * NBH_PACK_BLOCK elements, o outer (the pages a block touches stay in the
+ * TLB), and the layout's lines NBH_PACK_PREFETCH steps of i ahead are
+ * prefetched (they are one per row: no hardware prefetcher follows them).
+ * T is the element type, so that the moves are single loads and stores. */
 struct tile {
     char *layout, *packed;
     long no, ni;
@@ -84,44 +91,85 @@ struct tile {
     int gather;
 };
 
-/* One tile; MOVE(l, p) is the copy of one element between layout and packed. */
-#define TILE_LOOPS(T, MOVE)                                                                          \
-    if (along_o) {                                                                                  \
-        for (long i = i0; i < i1; i++) {                                                            \
-            T *l = layout + (size_t)o0 * so + (size_t)i * si, *p = packed + (size_t)o0 * ni + (size_t)i; \
-            for (long o = o0; o < o1; o++, l += so, p += ni)                                        \
-                MOVE;                                                                               \
-        }                                                                                           \
-    } else {                                                                                        \
-        for (long o = o0; o < o1; o++) {                                                            \
-            T *l = layout + (size_t)o * so + (size_t)i0 * si, *p = packed + (size_t)o * ni + (size_t)i0; \
-            for (long i = i0; i < i1; i++, l += si, p++)                                            \
-                MOVE;                                                                               \
-        }                                                                                           \
+#define LINE_BYTES 64
+
+/* One micro tile (o0 .. o0 + ko, i0 .. i0 + ki) of element type T, K of
+ * them to a line (KO, KI: ko and ki, constants for a whole tile); the
+ * layout side's inner loop runs along its nearer level. */
+#define MICRO_LOOPS(KO, KI)                                                                                  \
+    if (t->gather) {                                                                                          \
+        if (so < si)                                                                                          \
+            for (long i = 0; i < (KI); i++)                                                                   \
+                for (long o = 0; o < (KO); o++)                                                               \
+                    local[o][i] = l[(size_t)o * so + (size_t)i * si];                                         \
+        else                                                                                                  \
+            for (long o = 0; o < (KO); o++)                                                                   \
+                for (long i = 0; i < (KI); i++)                                                               \
+                    local[o][i] = l[(size_t)o * so + (size_t)i * si];                                         \
+        for (long o = 0; o < (KO); o++)                                                                       \
+            for (long i = 0; i < (KI); i++)                                                                   \
+                p[(size_t)o * ni + (size_t)i] = local[o][i];                                                  \
+    } else {                                                                                                  \
+        for (long o = 0; o < (KO); o++)                                                                       \
+            for (long i = 0; i < (KI); i++)                                                                   \
+                local[o][i] = p[(size_t)o * ni + (size_t)i];                                                  \
+        if (so < si)                                                                                          \
+            for (long i = 0; i < (KI); i++)                                                                   \
+                for (long o = 0; o < (KO); o++)                                                               \
+                    l[(size_t)o * so + (size_t)i * si] = local[o][i];                                         \
+        else                                                                                                  \
+            for (long o = 0; o < (KO); o++)                                                                   \
+                for (long i = 0; i < (KI); i++)                                                               \
+                    l[(size_t)o * so + (size_t)i * si] = local[o][i];                                         \
     }
 
-#define TILE_OF(T)                                                                              \
-    static void tile_##T(const struct tile *t, long o0, long o1, long i0, long i1, int along_o) \
-    {                                                                                          \
-        T *layout = (T *)t->layout, *packed = (T *)t->packed;                                  \
-        size_t so = t->so / sizeof(T), si = t->si / sizeof(T), ni = (size_t)t->ni;             \
-        if (t->gather) {                                                                       \
-            TILE_LOOPS(T, *p = *l)                                                             \
-        } else {                                                                               \
-            TILE_LOOPS(T, *l = *p)                                                             \
-        }                                                                                      \
+/* A whole tile whose layout side runs along o (so = 1). */
+#define MICRO_CONTIGUOUS(K)                                                                                  \
+    if (t->gather) {                                                                                          \
+        for (long i = 0; i < (K); i++)                                                                        \
+            for (long o = 0; o < (K); o++)                                                                    \
+                local[i][o] = l[(size_t)o + (size_t)i * si];                                                  \
+        for (long o = 0; o < (K); o++)                                                                        \
+            for (long i = 0; i < (K); i++)                                                                    \
+                p[(size_t)o * ni + (size_t)i] = local[i][o];                                                  \
+    } else {                                                                                                  \
+        for (long o = 0; o < (K); o++)                                                                        \
+            for (long i = 0; i < (K); i++)                                                                    \
+                local[i][o] = p[(size_t)o * ni + (size_t)i];                                                  \
+        for (long i = 0; i < (K); i++)                                                                        \
+            for (long o = 0; o < (K); o++)                                                                    \
+                l[(size_t)o + (size_t)i * si] = local[i][o];                                                  \
     }
-TILE_OF(uint32_t)
-TILE_OF(uint64_t)
 
-static void tile_generic(const struct tile *t, long o0, long o1, long i0, long i1, int along_o)
+#define MICRO_TILE(T, K)                                                                                      \
+    static void micro_##T(const struct tile *t, long o0, long ko, long i0, long ki)                          \
+    {                                                                                                         \
+        T local[K][K];                                                                                        \
+        T *layout = (T *)t->layout, *packed = (T *)t->packed;                                                 \
+        size_t so = t->so / sizeof(T), si = t->si / sizeof(T), ni = (size_t)t->ni;                            \
+        T *l = layout + (size_t)o0 * so + (size_t)i0 * si, *p = packed + (size_t)o0 * ni + (size_t)i0;        \
+        if (ko == (K) && ki == (K) && so == 1) { /* the layout's lines along o: the transpose's rows */      \
+            size_t one = 1;                                                                                   \
+            (void)one;                                                                                        \
+            MICRO_CONTIGUOUS(K)                                                                               \
+        } else if (ko == (K) && ki == (K)) {                                                                  \
+            MICRO_LOOPS(K, K)                                                                                 \
+        } else {                                                                                              \
+            MICRO_LOOPS(ko, ki)                                                                               \
+        }                                                                                                     \
+    }
+MICRO_TILE(uint8_t, LINE_BYTES)
+MICRO_TILE(uint16_t, LINE_BYTES / 2)
+MICRO_TILE(uint32_t, LINE_BYTES / 4)
+MICRO_TILE(uint64_t, LINE_BYTES / 8)
+
+/* Any other element length, one element at a time. */
+static void micro_generic(const struct tile *t, long o0, long ko, long i0, long ki)
 {
-    for (long a = along_o ? i0 : o0; a < (along_o ? i1 : o1); a++)
-        for (long b = along_o ? o0 : i0; b < (along_o ? o1 : i1); b++) {
-            long o = along_o ? b : a, i = along_o ? a : b;
+    for (long o = o0; o < o0 + ko; o++)
+        for (long i = i0; i < i0 + ki; i++)
             copy_one(t->layout + (size_t)o * t->so + (size_t)i * t->si,
                      t->packed + ((size_t)o * (size_t)t->ni + (size_t)i) * t->length, t->length, t->gather);
-        }
 }
 
 static size_t tiled_inner(const struct run_box *b, size_t at, char *layout, char *packed, int gather)
@@ -129,18 +177,33 @@ static size_t tiled_inner(const struct run_box *b, size_t at, char *layout, char
     int outer = b->nlevels - 2, inner = b->nlevels - 1;
     struct tile t = {layout + at + b->unit_offset[0], packed, b->count[outer], b->count[inner], b->stride[outer],
                      b->stride[inner], b->unit_length[0], gather};
-    int along_o = t.so < t.si;  /* the transpose's receive: o runs along the layout's rows */
-    long to = along_o ? NBH_PACK_TILE_LONG : NBH_PACK_TILE_SHORT;
-    long ti = along_o ? NBH_PACK_TILE_SHORT : NBH_PACK_TILE_LONG;
-    void (*tile)(const struct tile *, long, long, long, long, int) = tile_generic;
+    void (*micro)(const struct tile *, long, long, long, long) = micro_generic;
     size_t n = t.length;
-    if ((n == 8 || n == 4) && t.so % n == 0 && t.si % n == 0 && (uintptr_t)t.layout % n == 0 &&
-        (uintptr_t)t.packed % n == 0)
-        tile = n == 8 ? tile_uint64_t : tile_uint32_t;
-    for (long oo = 0; oo < t.no; oo += to) {
-        long oe = oo + to < t.no ? oo + to : t.no;
-        for (long ii = 0; ii < t.ni; ii += ti)
-            tile(&t, oo, oe, ii, ii + ti < t.ni ? ii + ti : t.ni, along_o);
+    long k = 1;
+    if ((n == 1 || n == 2 || n == 4 || n == 8) && t.so % n == 0 && t.si % n == 0 &&
+        (uintptr_t)t.layout % n == 0 && (uintptr_t)t.packed % n == 0) {
+        micro = n == 8 ? micro_uint64_t : n == 4 ? micro_uint32_t : n == 2 ? micro_uint16_t : micro_uint8_t;
+        k = LINE_BYTES / (long)n;
+    }
+    for (long oo = 0; oo < t.no; oo += NBH_PACK_BLOCK) {
+        long oe = oo + NBH_PACK_BLOCK < t.no ? oo + NBH_PACK_BLOCK : t.no;
+        for (long ii = 0; ii < t.ni; ii += NBH_PACK_BLOCK) {
+            long ie = ii + NBH_PACK_BLOCK < t.ni ? ii + NBH_PACK_BLOCK : t.ni;
+            for (long o = oo; o < oe; o += k) {
+                long ko = o + k < oe ? k : oe - o;
+                for (long i = ii; i < ie; i += k) {
+                    long ahead = i + NBH_PACK_PREFETCH;
+                    for (long c = 0; c < k && ahead + c < ie; c++) {
+                        const char *line = t.layout + (size_t)o * t.so + (size_t)(ahead + c) * t.si;
+                        if (gather)
+                            __builtin_prefetch(line, 0);
+                        else
+                            __builtin_prefetch(line, 1);
+                    }
+                    micro(&t, o, ko, i, i + k < ie ? k : ie - i);
+                }
+            }
+        }
     }
     return (size_t)t.no * (size_t)t.ni * t.length;
 }
@@ -159,6 +222,8 @@ void packing_pack(struct run_context *ctx)
     if (!s || !s->packed)
         return;
     for (int j = 0; j < ctx->nsend; j++) {
+        if (!ctx->block_sent[j])  /* to MPI_PROC_NULL: the library skips it too */
+            continue;
         char *to = ctx->sendbuf + (size_t)j * s->packed_block;
         if (ctx->e->layout.packing == PACKING_mpi_pack) {
             const struct description *d = &s->sends[j];
@@ -191,55 +256,4 @@ void packing_unpack(struct run_context *ctx)
             copy_box(&box, s->recv, from, 0, ctx->e->layout.packing == PACKING_manual_tiled);
         }
     }
-}
-
-/* --- the wrapped setups: ctx->inner_setup is the operation's own --- */
-
-static void wrapped_prepare(struct run_context *ctx)
-{
-    ctx->inner_setup->prepare(ctx);
-}
-
-static void start_blocking(struct run_context *ctx)
-{
-    packing_pack(ctx);
-    ctx->inner_setup->start(ctx);
-    packing_unpack(ctx);
-}
-
-static void start_nonblocking(struct run_context *ctx)
-{
-    packing_pack(ctx);
-    ctx->inner_setup->start(ctx);
-}
-
-static void complete(struct run_context *ctx)
-{
-    ctx->inner_setup->complete(ctx);
-    packing_unpack(ctx);
-}
-
-static void after(struct run_context *ctx)
-{
-    if (ctx->inner_setup->after)
-        ctx->inner_setup->after(ctx);
-}
-
-static void release(struct run_context *ctx)
-{
-    ctx->inner_setup->release(ctx);
-}
-
-static const struct setup wrapped_blocking = {wrapped_prepare, start_blocking, NULL, after, release};
-static const struct setup wrapped_nonblocking = {wrapped_prepare, start_nonblocking, complete, after, release};
-
-const struct setup *packing_setup(struct run_context *ctx, const struct setup *s)
-{
-    /* pingpong packs and unpacks where the studies' ping and pong do
-     * (setups/pingpong.c). */
-    if (!operation_table[ctx->e->op].moves_data || ctx->e->layout.packing == PACKING_datatype ||
-        ctx->e->op == OP_pingpong)
-        return s;
-    ctx->inner_setup = s;
-    return s->complete ? &wrapped_nonblocking : &wrapped_blocking;
 }

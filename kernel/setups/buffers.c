@@ -5,16 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_buffers.h"
 #include "datatypes/layout_buffers.h"
 #include "setup.h"
-
-#define NBH_MPI_TYPE_ROW(name, mpi_type, size) [DATATYPE_##name] = mpi_type,
-
-MPI_Datatype datatype_mpi(enum datatype t)
-{
-    const MPI_Datatype types[N_DATATYPES] = {NBH_DATATYPES(NBH_MPI_TYPE_ROW)};
-    return types[t];
-}
 
 static void *zeroed(size_t n, size_t size)
 {
@@ -43,8 +36,11 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
     ctx->nrecv = nrecv;
     ctx->send_offsets = block_offsets(send_entries, nsend, ctx->block);
     ctx->recv_offsets = block_offsets(recv_entries, nrecv, ctx->block);
-    ctx->sendbuf = zeroed(ctx->send_offsets[nsend], 1);
-    ctx->recvbuf = zeroed(ctx->recv_offsets[nrecv], 1);
+    int plain = layout_is_plain(&e->layout);
+    if (plain) {  /* else the layout's own (layout_buffers.c) */
+        ctx->sendbuf = data_buffer(ctx->send_offsets[nsend]);
+        ctx->recvbuf = data_buffer(ctx->recv_offsets[nrecv]);
+    }
     ctx->sendcounts = zeroed((size_t)n, sizeof(int));
     ctx->recvcounts = zeroed((size_t)n, sizeof(int));
     ctx->sdispls = zeroed((size_t)n, sizeof(int));
@@ -54,6 +50,9 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
     ctx->sendtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
     ctx->recvtypes = zeroed((size_t)n, sizeof(MPI_Datatype));
     ctx->block_names = zeroed((size_t)nsend, sizeof(int));
+    ctx->block_sent = zeroed((size_t)nsend, sizeof(int));
+    for (int j = 0; j < nsend; j++)
+        ctx->block_sent[j] = 1;
     ctx->slot_senders = zeroed((size_t)nrecv, sizeof(int));
     ctx->slot_names = zeroed((size_t)nrecv, sizeof(int));
     int global_w = e->op == OP_alltoallw;  /* MPI_Alltoallw: int byte displacements */
@@ -75,7 +74,7 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
         ctx->rdispls[k] = (int)(ctx->recv_offsets[k] / element);
         ctx->rdispls_bytes[k] = (MPI_Aint)ctx->recv_offsets[k];
     }
-    if (!layout_is_plain(&e->layout))
+    if (!plain)
         layout_buffers_prepare(ctx);
 }
 
@@ -84,7 +83,7 @@ void buffers_release(struct run_context *ctx)
     layout_buffers_release(ctx);
     void *owned[] = {ctx->sendbuf, ctx->recvbuf, ctx->sendcounts, ctx->recvcounts, ctx->sdispls,
                      ctx->rdispls, ctx->sdispls_bytes, ctx->rdispls_bytes, ctx->sendtypes,
-                     ctx->recvtypes, ctx->requests, ctx->block_names, ctx->slot_senders,
+                     ctx->recvtypes, ctx->requests, ctx->block_names, ctx->block_sent, ctx->slot_senders,
                      ctx->slot_names, ctx->send_offsets, ctx->recv_offsets};
     for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); i++)
         free(owned[i]);
@@ -93,7 +92,7 @@ void buffers_release(struct run_context *ctx)
     ctx->sdispls_bytes = ctx->rdispls_bytes = NULL;
     ctx->sendtypes = ctx->recvtypes = NULL;
     ctx->requests = NULL;
-    ctx->block_names = ctx->slot_senders = ctx->slot_names = NULL;
+    ctx->block_names = ctx->block_sent = ctx->slot_senders = ctx->slot_names = NULL;
     ctx->send_offsets = ctx->recv_offsets = NULL;
     ctx->nsend = ctx->nrecv = 0;
 }
@@ -114,6 +113,9 @@ void prepare_neighbor_allgather(struct run_context *ctx)
     buffers_prepare(ctx, 1, ctx->lists.indegree, counts ? &ctx->block_out : NULL,
                     counts ? ctx->block_in : NULL);
     ctx->block_names[0] = 0;
+    ctx->block_sent[0] = 0;
+    for (int j = 0; j < ctx->lists.outdegree; j++)
+        ctx->block_sent[0] |= ctx->lists.destinations[j] != MPI_PROC_NULL;
     for (int k = 0; k < ctx->nrecv; k++) {
         ctx->slot_senders[k] = ctx->lists.sources[k];
         ctx->slot_names[k] = 0;
@@ -127,8 +129,10 @@ void prepare_neighbor_alltoall(struct run_context *ctx)
     int counts = carries_edge_counts(ctx);
     buffers_prepare(ctx, ctx->lists.outdegree, ctx->lists.indegree, counts ? ctx->edge_out : NULL,
                     counts ? ctx->edge_in : NULL);
-    for (int j = 0; j < ctx->nsend; j++)
+    for (int j = 0; j < ctx->nsend; j++) {
         ctx->block_names[j] = ctx->send_tags[j];
+        ctx->block_sent[j] = ctx->lists.destinations[j] != MPI_PROC_NULL;
+    }
     for (int k = 0; k < ctx->nrecv; k++) {
         ctx->slot_senders[k] = ctx->lists.sources[k];
         ctx->slot_names[k] = ctx->recv_tags[k];
@@ -138,21 +142,4 @@ void prepare_neighbor_alltoall(struct run_context *ctx)
 void wait_request(struct run_context *ctx)
 {
     MPI_Wait(&ctx->request, MPI_STATUS_IGNORE);
-}
-
-/* How many blocks the registry's send_blocks or recv_blocks word means. */
-static double blocks_of(const char *word, long degree, int nprocs)
-{
-    if (strcmp(word, "degree") == 0)
-        return (double)degree;
-    if (strcmp(word, "nprocs") == 0)
-        return nprocs;
-    return strcmp(word, "one") == 0 ? 1 : 0;
-}
-
-double buffer_bytes(enum operation op, long msize, long indegree, long outdegree, int nprocs)
-{
-    const struct operation_info *o = &operation_table[op];
-    return (blocks_of(o->recv_blocks, indegree, nprocs) + blocks_of(o->send_blocks, outdegree, nprocs)) *
-           (double)msize;
 }

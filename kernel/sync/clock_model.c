@@ -65,22 +65,54 @@ static struct fitpoint measure(MPI_Comm base)
     return best;
 }
 
-void clock_model_estimate(MPI_Comm base, struct clock_model *m)
+struct fitpoint clock_model_fitpoint(MPI_Comm base)
 {
     int rank, p;
     MPI_Comm_rank(base, &rank);
     MPI_Comm_size(base, &p);
-    *m = (struct clock_model){0, 0, 0, 0};
-    static int estimates;  /* the same count on every process */
-    int fitpoints = estimates++ ? CLOCK_FITPOINTS : CLOCK_FITPOINTS_FIRST;
-    for (int f = 0; f < fitpoints; f++) {
-        if (rank == 0)
-            serve(base, p - 1);
-        else
-            history[recorded++ % CLOCK_HISTORY] = measure(base);
-    }
     if (rank != 0)
+        return measure(base);
+    serve(base, p - 1);
+    return (struct fitpoint){local_clock_now(), 0, 0};
+}
+
+void clock_model_remember(MPI_Comm base, const struct fitpoint *f)
+{
+    int rank;
+    MPI_Comm_rank(base, &rank);
+    if (rank != 0)
+        history[recorded++ % CLOCK_HISTORY] = *f;
+}
+
+void clock_model_history(MPI_Comm base, struct clock_model *m)
+{
+    int rank;
+    MPI_Comm_rank(base, &rank);
+    *m = (struct clock_model){0, 0, 0, 0};
+    if (rank != 0 && recorded > 0)
         clock_model_fit(history, recorded < CLOCK_HISTORY ? recorded : CLOCK_HISTORY, m);
+}
+
+/* Whether the history's latest fitpoint was taken right after the
+ * experiment before (set and cleared alike on every process: they run the
+ * same experiments). */
+static int latest_is_recent;
+
+void clock_model_recent(int recent)
+{
+    latest_is_recent = recent;
+}
+
+void clock_model_estimate(MPI_Comm base, struct clock_model *m)
+{
+    static int estimates;  /* the same count on every process */
+    int fitpoints = estimates++ ? (latest_is_recent ? 0 : CLOCK_FITPOINTS) : CLOCK_FITPOINTS_FIRST;
+    latest_is_recent = 0;
+    for (int f = 0; f < fitpoints; f++) {
+        struct fitpoint point = clock_model_fitpoint(base);
+        clock_model_remember(base, &point);
+    }
+    clock_model_history(base, m);
 }
 
 double clock_wait_until(const struct clock_model *m, double target, int yield)

@@ -14,3 +14,8 @@ void local_clock_stall(long attempt)
 {
     (void)attempt;
 }
+
+void local_clock_distort(struct clock_model *m)
+{
+    (void)m;
+}

@@ -17,5 +17,9 @@ void local_clock_audit(MPI_Comm base, const struct clock_model *m, long id, cons
 /* Test builds: the process the test forces late stalls before repetition
  * attempt of an experiment; here nothing. */
 void local_clock_stall(long attempt);
+/* Test builds: the process the test names gets a model that is off by a
+ * known amount (what the independent skew measurement must see, and the
+ * model's own lateness cannot); here nothing. */
+void local_clock_distort(struct clock_model *m);
 
 #endif

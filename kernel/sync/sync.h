@@ -8,7 +8,10 @@
  *              first + k x window; a process that gets there after its
  *              window began marks the repetition invalid
  * The timing loop (timing_loop.c) calls begin before a batch of
- * repetitions, start and end around each, and times everything with now. */
+ * repetitions, start and end around each, and times everything with now.
+ *   start_skew.c  how far apart the processes really started: measured
+ *              after the repetitions, independently of the model a start
+ *              waited on, for either method */
 #ifndef NBH_SYNC_H
 #define NBH_SYNC_H
 
@@ -38,6 +41,14 @@ struct sync_run {
     /* recorded per experiment (PREFIX.preparation.csv) */
     double prepare_seconds; /* clock: estimating the clock and timing the window, this process */
     double offset;          /* clock: this process's estimated offset to rank 0 at the first window */
+    /* the start skew measured independently of the start's own model
+     * (start_skew.h): always with the clock, with the barrier when asked */
+    int measure;
+    double *local_starts;   /* every start of the experiment on this process's local clock */
+    long nstarts, starts_capacity;
+    double *spread;         /* rank 0, after finish: per start the latest minus the earliest process */
+    double skew_bound;      /* rank 0: the measurement's resolution */
+    double measure_seconds; /* the measurement's cost, this process */
 };
 
 struct sync_method {
@@ -65,7 +76,10 @@ struct sync_method {
 /* The method of registry/syncs.csv row `sync`: sync_<name> (a link error
  * if a row has no file). */
 const struct sync_method *sync_method_for(enum sync sync);
-/* Sets up s for an experiment on comm (ctx->comm) with every process in base. */
+/* Sets up s for an experiment on comm (ctx->comm) with every process in
+ * base; the clock measures its start skew (measure = 1), the barrier when
+ * the caller sets measure. */
 void sync_run_init(struct sync_run *s, enum sync sync, MPI_Comm comm, MPI_Comm base);
+void sync_run_free(struct sync_run *s);
 
 #endif

@@ -3,14 +3,19 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "dissemination_barrier.h"
-#include "sync/clock_model.h"
 #include "sync/local_clock.h"
+#include "sync/start_skew.h"
+#include "sync/sync.h"
 
 #define SKEW_STARTS 1000
 #define ESTIMATES 5
+#define ESTIMATE_SPACING 0.25
 #define REPORT_WINDOW 100e-6
+#define GROWTH_POINTS 9
+#define GROWTH_SECONDS 2.0
 
 static int by_value(const void *a, const void *b)
 {
@@ -18,23 +23,44 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Per start, the latest minus the earliest process (rank 0; sorted), of
- * the starts no process was late for (late may be NULL: none was); returns
- * how many. */
-static int spread(MPI_Comm comm, const double *starts, const int *late, double *out)
+static void pause_for(double seconds)
 {
-    static double latest[SKEW_STARTS], earliest[SKEW_STARTS];
-    static int any_late[SKEW_STARTS];
-    MPI_Reduce(starts, latest, SKEW_STARTS, MPI_DOUBLE, MPI_MAX, 0, comm);
-    MPI_Reduce(starts, earliest, SKEW_STARTS, MPI_DOUBLE, MPI_MIN, 0, comm);
-    if (late)
-        MPI_Reduce(late, any_late, SKEW_STARTS, MPI_INT, MPI_MAX, 0, comm);
-    int n = 0;
-    for (int i = 0; i < SKEW_STARTS; i++)
-        if (!late || !any_late[i])
-            out[n++] = latest[i] - earliest[i];
-    qsort(out, (size_t)n, sizeof(double), by_value);
-    return n;
+    struct timespec t = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&t, NULL);
+}
+
+/* The kept values of n (sorted): their median and 95th percentile. */
+static void quantiles(double *values, int n, double *median, double *p95)
+{
+    qsort(values, (size_t)n, sizeof(double), by_value);
+    *median = n ? values[n / 2] : NAN;
+    *p95 = n ? values[(int)(0.95 * (n - 1))] : NAN;
+}
+
+/* The slope (us per s) of this process's model error over the fresh
+ * fitpoints taken over GROWTH_SECONDS after the model was made; rank 0
+ * gets the largest magnitude of any process. */
+static double error_growth(MPI_Comm comm, const struct clock_model *m)
+{
+    double t[GROWTH_POINTS], e[GROWTH_POINTS], mt = 0, me = 0;
+    for (int i = 0; i < GROWTH_POINTS; i++) {
+        if (i)
+            pause_for(GROWTH_SECONDS / (GROWTH_POINTS - 1));
+        dissemination_barrier(comm);
+        struct fitpoint f = clock_model_fitpoint(comm);
+        t[i] = f.local;
+        e[i] = f.offset - (clock_global(m, f.local) - f.local);  /* the fresh offset minus the model's */
+        mt += t[i] / GROWTH_POINTS;
+        me += e[i] / GROWTH_POINTS;
+    }
+    double stt = 0, ste = 0;
+    for (int i = 0; i < GROWTH_POINTS; i++) {
+        stt += (t[i] - mt) * (t[i] - mt);
+        ste += (t[i] - mt) * (e[i] - me);
+    }
+    double slope = fabs(ste / stt) * 1e6, largest = 0;
+    MPI_Reduce(&slope, &largest, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    return largest;
 }
 
 void sync_report(MPI_Comm comm)
@@ -42,43 +68,66 @@ void sync_report(MPI_Comm comm)
     int rank, p;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
-    struct clock_model m;
+    struct sync_run s;
     double cost[ESTIMATES], slowest[ESTIMATES];
     for (int i = 0; i < ESTIMATES; i++) {
+        if (i)
+            pause_for(ESTIMATE_SPACING);
         dissemination_barrier(comm);
         double t0 = local_clock_now();
-        clock_model_estimate(comm, &m);
+        sync_run_init(&s, SYNC_clock, comm, comm);
+        clock_model_estimate(comm, &s.model);
         cost[i] = local_clock_now() - t0;
     }
     MPI_Reduce(cost, slowest, ESTIMATES, MPI_DOUBLE, MPI_MAX, 0, comm);
+    struct clock_model model = s.model;
 
-    static double starts[SKEW_STARTS], barrier[SKEW_STARTS], clock[SKEW_STARTS];
-    static int late[SKEW_STARTS];
+    /* barrier exits, measured */
+    struct sync_run barrier;
+    sync_run_init(&barrier, SYNC_barrier, comm, comm);
+    barrier.measure = 1;
     for (int i = 0; i < 100; i++)
         dissemination_barrier(comm);
-    for (int i = 0; i < SKEW_STARTS; i++) {
-        dissemination_barrier(comm);
-        starts[i] = clock_global(&m, local_clock_now());
-    }
-    spread(comm, starts, NULL, barrier);
+    for (int i = 0; i < SKEW_STARTS; i++)
+        barrier.method->start(&barrier, i);
+    start_skew_measure(&barrier);
 
-    /* As the kernel starts repetitions: a process that finds the clock
-     * already past its start was held up (a start the kernel repeats). */
-    int yield = clock_host_oversubscribed(comm);
-    double first = clock_global(&m, local_clock_now()) + 2e-3;
-    MPI_Bcast(&first, 1, MPI_DOUBLE, 0, comm);
+    /* clock starts as the kernel makes them: a process that finds the
+     * clock already past its start was held up (a start the kernel repeats) */
+    static int late[SKEW_STARTS], any_late[SKEW_STARTS];
+    static double lateness[SKEW_STARTS], latest[SKEW_STARTS];
+    static double measured[SKEW_STARTS], seen[SKEW_STARTS];
+    s.model = model;
+    s.yield = clock_host_oversubscribed(comm);
+    s.window = REPORT_WINDOW;
+    s.first = -1;
+    s.method->begin(&s);
     for (int i = 0; i < SKEW_STARTS; i++) {
-        double target = first + i * REPORT_WINDOW;
-        late[i] = clock_global(&m, local_clock_now()) >= target;
-        starts[i] = clock_wait_until(&m, target, yield);
+        s.method->start(&s, i);
+        late[i] = s.late;
+        lateness[i] = s.lateness;
     }
-    int valid = spread(comm, starts, late, clock);
+    start_skew_measure(&s);
+    MPI_Reduce(late, any_late, SKEW_STARTS, MPI_INT, MPI_MAX, 0, comm);
+    MPI_Reduce(lateness, latest, SKEW_STARTS, MPI_DOUBLE, MPI_MAX, 0, comm);
+    double growth = error_growth(comm, &model);
     if (rank == 0) {
-        qsort(slowest, ESTIMATES, sizeof(double), by_value);
-        int p95 = (int)(0.95 * (SKEW_STARTS - 1)), v95 = valid ? (int)(0.95 * (valid - 1)) : 0;
+        int valid = 0;
+        for (int i = 0; i < SKEW_STARTS; i++)
+            if (!any_late[i])
+                measured[valid] = s.spread[i], seen[valid++] = latest[i];
+        double bm, b95, cm, c95, sm, s95, em, e95;
+        quantiles(barrier.spread, SKEW_STARTS, &bm, &b95);
+        quantiles(measured, valid, &cm, &c95);
+        quantiles(seen, valid, &sm, &s95);
+        quantiles(slowest, ESTIMATES, &em, &e95);
+        double resolution = barrier.skew_bound > s.skew_bound ? barrier.skew_bound : s.skew_bound;
         printf("processes %d barrier_skew_us median %.3f p95 %.3f clock_skew_us median %.3f p95 %.3f "
-               "clock_late_percent %.1f clock_estimate_ms %.3f\n", p, barrier[SKEW_STARTS / 2] * 1e6,
-               barrier[p95] * 1e6, valid ? clock[valid / 2] * 1e6 : NAN, valid ? clock[v95] * 1e6 : NAN,
-               100.0 * (SKEW_STARTS - valid) / SKEW_STARTS, slowest[ESTIMATES / 2] * 1e3);
+               "clock_late_percent %.1f clock_estimate_ms %.3f model_lateness_us median %.3f p95 %.3f "
+               "resolution_us %.3f model_error_growth_us_per_s %.3f\n", p, bm * 1e6, b95 * 1e6, cm * 1e6,
+               c95 * 1e6, 100.0 * (SKEW_STARTS - valid) / SKEW_STARTS, em * 1e3, sm * 1e6, s95 * 1e6,
+               resolution * 1e6, growth);
     }
+    sync_run_free(&barrier);
+    sync_run_free(&s);
 }

@@ -1,6 +1,7 @@
 /* The sync method table: registry/syncs.csv name -> sync_<name>. */
 #include "sync/sync.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NBH_SYNC_DECLARATION(name) extern const struct sync_method sync_##name;
@@ -20,4 +21,13 @@ void sync_run_init(struct sync_run *s, enum sync sync, MPI_Comm comm, MPI_Comm b
     s->method = sync_method_for(sync);
     s->comm = comm;
     s->base = base;
+    s->measure = sync == SYNC_clock;
+}
+
+void sync_run_free(struct sync_run *s)
+{
+    free(s->local_starts);
+    free(s->spread);
+    s->local_starts = s->spread = NULL;
+    s->nstarts = s->starts_capacity = 0;
 }

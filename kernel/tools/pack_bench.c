@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "data_buffers.h"
 #include "datatypes/descriptions.h"
 #include "datatypes/packing.h"
 
@@ -60,12 +61,9 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
     describe(g, MPI_DOUBLE, layout_normal(g->params.layout), side, index, &t.d);
     MPI_Type_commit(&t.d.type);
     t.bytes = box_bytes(&t.box);
-    t.layout = malloc(buffer);
-    t.packed = malloc(t.bytes);
-    t.copy = malloc(t.bytes);
-    memset(t.layout, 1, buffer);
-    memset(t.packed, 2, t.bytes);
-    memset(t.copy, 3, t.bytes);
+    t.layout = data_buffer(buffer);  /* written, aligned: as the kernel's (data_buffers.h) */
+    t.packed = data_buffer(t.bytes);
+    t.copy = data_buffer(t.bytes);
     printf("%-26s %-7s %9.2f", what, side == SIDE_SEND ? "pack" : "unpack", (double)t.bytes / (1 << 20));
     for (int w = 0; w < N_WAYS; w++) {
         double seconds[REPS];

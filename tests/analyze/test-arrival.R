@@ -89,3 +89,38 @@ test_that("computed arrival sides are checked: plus() on the right of <=, others
   expect_error(analyze_archives(arrival_archive(ar, ranks = FALSE), f, root = nbh_root),
                "archives were made before the kernel wrote per-process times")
 })
+
+test_that("clock starts: the skew measured with fresh offsets beside the model's own, empty from older kernels", {
+  # Two cells started with the clock, 3 runs, two rounds each; cell 2's runs
+  # come from a kernel before measured_skew_seconds.
+  dir <- tempfile("clock-starts-")
+  dir.create(file.path(dir, "results"), recursive = TRUE)
+  runs <- data.table(archive = 1L, run_id = sprintf("1x4-default-r%03d", 1:3), context = 1L, run_key = 1:3)
+  for (r in 1:3) {
+    fwrite(data.table(id = c(1L, 1L), round = 1:2, op = "bcast", sync = "clock", sync_seconds = 1e-3,
+                      window_seconds = 50e-6, offset_spread_seconds = 2e-6, start_skew_seconds = 20e-9,
+                      invalid_reps = 1, reps = 5L, measured_skew_seconds = c(3, 5) * r * 1e-6,
+                      skew_bound_seconds = 1e-6),
+           file.path(dir, "results", paste0(runs$run_id[r], ".preparation.csv")))
+    fwrite(data.table(id = 2L, round = 1L, op = "bcast", sync = "clock", sync_seconds = 1e-3, window_seconds = 50e-6,
+                      offset_spread_seconds = 2e-6, start_skew_seconds = 30e-9, invalid_reps = 0, reps = 10L),
+           file.path(dir, "results", paste0(runs$run_id[r], ".preparation-old.csv")))
+  }
+  cells <- data.table(cell = 1L, exp = 1L, context = 1L, library = "openmpi", deployment = "1x4", op = "bcast")
+  frame <- list(cells = cells, runs = runs, ids = data.table(archive = 1L, id = 1L, exp = 1L))
+  medians <- data.table(cell = 1L, run = 1:3, median = 1e-5, key = c("cell", "run"))
+  x <- read_clock_starts(list(list(dir = dir)), frame, medians)
+  expect_equal(x$measured_skew_seconds, c(4, 8, 12) * 1e-6)   # the median of each run's two rounds
+  expect_equal(x$start_skew_seconds, rep(20e-9, 3))
+  result <- list(clock_starts = x, frame = frame, params = data.table(name = c("library", "deployment", "op")))
+  expect_equal(clock_start_rows(result)$measured_skew_us, 8)
+  # a kernel before the column: the cell reads, its measured skew is empty
+  for (r in 1:3) {
+    file.rename(file.path(dir, "results", paste0(runs$run_id[r], ".preparation-old.csv")),
+                file.path(dir, "results", paste0(runs$run_id[r], ".preparation.csv")))
+  }
+  frame$ids <- data.table(archive = 1L, id = 2L, exp = 1L)
+  old <- read_clock_starts(list(list(dir = dir)), frame, medians)
+  expect_equal(nrow(old), 3L)
+  expect_true(all(is.na(old$measured_skew_seconds)))
+})

@@ -108,9 +108,46 @@ def test_deployment_checks_of_the_transpose_and_the_buffers():
     assert rules.deployment_problem(reg, row, 4) == \
         "matrix_n 6 is not a multiple of the 4 processes (each has n/p rows)"
     big = complete(op="alltoall", topology="full", datatype="double", layout="transpose", matrix_n=16384)
-    assert "layout transpose (matrix_n=16384) needs 2147483648 bytes of buffers per process" in \
+    # the matrix's local rows twice (2 GiB) and the description check's three blocks of 512 MiB
+    assert "layout transpose (matrix_n=16384) needs 3758096384 bytes of buffers per process" in \
         rules.deployment_problem(reg, big, 2)
     tiled = complete(op="neighbor_alltoall", topology="cart", ndim=1, datatype="int", msize=12 * 4, layout="tiled",
                      unit=3, stride=5, packing="mpi_pack")
-    # 2 neighbors: 2 x 2 blocks of 4 x 5 ints, and 2 x 2 packed copies of 48 bytes
-    assert rules.buffer_bytes(reg, tiled, 2, 4) == 4 * 80 + 4 * 48
+    # 2 neighbors: 2 x 2 blocks of 4 x 5 ints, 2 x 2 packed copies of 48 bytes, and the description check's 3
+    assert rules.buffer_bytes(reg, tiled, 2, 4) == 4 * 80 + 4 * 48 + 3 * 48
+
+
+def test_manual_tiled_needs_a_3d_halo():
+    # A 2-D halo's faces are a row and a column of single elements: the tiled
+    # loops would copy them exactly as manual does, and a DT4 test against
+    # manual_tiled would count the comparison with manual twice.
+    for ndim in (1, 2):
+        with pytest.raises(rules.RowError) as e:
+            complete(op="neighbor_alltoallw", topology="cart", ndim=ndim, datatype="double", layout="halo",
+                     halo_n=8, packing="manual_tiled")
+        assert e.value.parameter == "packing" and \
+            f"packing manual_tiled on a {ndim}-D halo is manual's copy" in str(e.value)
+    row = complete(op="neighbor_alltoallw", topology="cart", ndim=3, datatype="double", layout="halo", halo_n=8,
+                   packing="manual_tiled")
+    assert row["packing"] == "manual_tiled"
+
+
+def test_int_displacements_must_hold_every_block():
+    # generate checks them as the kernel does (kernel/datatypes/geometry.c); under the default memory limit
+    # a process's buffers cannot reach 2 GiB, with the kernel's --max-memory raised they can
+    reg = registry.load()
+    # MPI_Alltoallw's byte displacements: block 3 of 4 at 3 x 800000000 bytes
+    big = complete(op="alltoallw", topology="full", datatype="byte", msize=800_000_000)
+    assert layouts.displacement_problem(reg, big, 3, 4) == (
+        "800000000 bytes per neighbor put the last of 4 blocks 2400000000 bytes into the buffer, more than op "
+        "alltoallw's int displacements hold (2147483647)")
+    assert layouts.displacement_problem(reg, big, 2, 3) is None, "block 2 of 3 at 1600000000 bytes: fits"
+    # a tiled layout's extent: 3 x msize per neighbor (Variant 2)
+    tiled = complete(op="alltoallw", topology="full", datatype="int", msize=400_000_000, layout="tiled", unit=2,
+                     stride=6)
+    assert "blocks 2400000000 bytes" in layouts.displacement_problem(reg, tiled, 2, 3)
+    # the v variants count elements of their datatype; neighbor_alltoallw takes MPI_Aint bytes
+    v = complete(op="neighbor_alltoallv", topology="cart", ndim=1, datatype="byte", msize=1_100_000_000)
+    assert "put the last of 3 blocks 2200000000 elements" in layouts.displacement_problem(reg, v, 3, 4)
+    w = complete(op="neighbor_alltoallw", topology="cart", ndim=1, datatype="byte", msize=1_100_000_000)
+    assert layouts.displacement_problem(reg, w, 3, 4) is None

@@ -6,7 +6,8 @@
  * lines "call,direction,neighbor,value" to PATH.<rank in MPI_COMM_WORLD>,
  * neighbor in ranks of MPI_COMM_WORLD; direction send or recv (value: the
  * bytes), or out_weight or in_weight (value: the edge weight the library
- * reports for a weighted graph). */
+ * reports for a weighted graph); and a line "MPI_Pack,pack,-1,bytes" per
+ * MPI_Pack call (what packing mpi_pack packs). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,4 +173,13 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_
     if (f)
         fprintf(f, "irecv,recv,%d,%ld\n", world_rank(comm, source), bytes(count, type)), fflush(f);
     return PMPI_Irecv(buf, count, type, source, tag, comm, req);
+}
+
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position,
+             MPI_Comm comm)
+{
+    FILE *f = log_file();
+    if (f)
+        fprintf(f, "MPI_Pack,pack,-1,%ld\n", bytes(incount, datatype));
+    return PMPI_Pack(inbuf, incount, datatype, outbuf, outsize, position, comm);
 }

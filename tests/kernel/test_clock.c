@@ -4,11 +4,14 @@
  * process's clock runs off rank 0's by a known offset and drift, so that
  * tests/kernel/test_kernel_clock_sync.py can check the clock models, and
  * one process can be forced to reach its starts late. Configured by
- *   NBH_TEST_CLOCK="offset_us=O,drift_ppm=D[,late_rank=R,late_us=U,late_every=N]"
+ *   NBH_TEST_CLOCK="offset_us=O,drift_ppm=D[,late_rank=R,late_us=U,late_every=N]
+ *                   [,wrong_rank=W,wrong_us=E]"
  * process r's clock is m + r x O us + r x D ppm x m, m the machine's
  * CLOCK_MONOTONIC (one clock for every process of the machine, so rank 0's
  * true time is known everywhere); process R busy-waits U us before every
- * N-th start (N default 4) of a clock-synchronised batch. Every model
+ * N-th start (N default 4) of a clock-synchronised batch; process W's
+ * every model of rank 0's clock is E us ahead of what it estimated (so it
+ * starts E us early, and its own lateness cannot tell). Every model
  * check prints, from rank 0,
  *   nbh-kernel: test clock: experiment ID WHEN: largest error E us (bound B us)
  * E the largest |model's rank-0 time - rank 0's true time| of any process,
@@ -24,9 +27,9 @@
 
 static struct {
     int ready, rank;
-    double offset, drift, late_us;
-    int late_rank, late_every;
-} skew = {.late_rank = -1, .late_every = 4};
+    double offset, drift, late_us, wrong_us;
+    int late_rank, late_every, wrong_rank;
+} skew = {.late_rank = -1, .late_every = 4, .wrong_rank = -1};
 
 static double monotonic(void)
 {
@@ -56,6 +59,10 @@ static void configure(void)
             skew.late_rank = (int)value;
         else if (strcmp(name, "late_us") == 0)
             skew.late_us = value;
+        else if (strcmp(name, "wrong_rank") == 0)
+            skew.wrong_rank = (int)value;
+        else if (strcmp(name, "wrong_us") == 0)
+            skew.wrong_us = value;
         else if (strcmp(name, "late_every") == 0)
             skew.late_every = (int)value > 0 ? (int)value : 1;
         s += used;
@@ -95,4 +102,11 @@ void local_clock_stall(long attempt)
     double until = monotonic() + skew.late_us * 1e-6;
     while (monotonic() < until)
         ;
+}
+
+void local_clock_distort(struct clock_model *m)
+{
+    configure();
+    if (skew.rank == skew.wrong_rank)
+        m->offset += skew.wrong_us * 1e-6;
 }

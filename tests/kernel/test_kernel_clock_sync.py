@@ -4,6 +4,8 @@ that run off each other by a known offset and drift: the kernel's test build
 process r the clock m + r x OFFSET + r x DRIFT x m, m the machine's
 CLOCK_MONOTONIC, and checks every process's model of rank 0's clock
 against the truth; one process can be forced to reach its starts late."""
+import math
+import pathlib
 import re
 import subprocess
 import time
@@ -78,3 +80,67 @@ def test_a_process_forced_late_makes_invalid_repetitions(library, tmp_path):
     assert (preparation["invalid_reps"] > 0).all(), preparation
     assert results.groupby("id").size().tolist() == [NREP] * 2, \
         "the invalid repetitions are left out and made up: nrep valid ones in the results"
+
+
+def skew_run(library, tmp_path, clock, rows, nprocs=2, args=()):
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    source = tmp_path / "skew.csv"
+    source.write_text(input_text(rows))
+    prefix = tmp_path / "skew"
+    command, env = launch_command(library, nprocs, [str(BUILD / library / "nbh-kernel-testclock"), "-i", str(source),
+                                                    "-o", str(prefix), *args], [("NBH_TEST_CLOCK", clock)])
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return prefix
+
+
+def test_the_start_skew_is_measured_independently_of_the_model(library, tmp_path):
+    # Process 2's model of rank 0's clock is 20 ms ahead of what it
+    # estimated: it starts every repetition 20 ms early, and by its own
+    # model on time. (A pingpong on 3 processes: process 2 idles, so its
+    # early starts hold up nobody.) The lateness the model sees
+    # (start_skew) stays at what the scheduler adds on a loaded machine;
+    # the skew measured after the repetitions with fresh offsets
+    # (measured_skew) finds the 20 ms.
+    wrong = 20e-3
+    rows = [dict(id=i, op="pingpong", topology="cart", ndim=1, nfin=0, reorder=0, msize=64, nrep=NREP, seed=5,
+                 sync="clock") for i in (1, 2, 3)]
+    prefix = skew_run(library, tmp_path, "offset_us=2500,drift_ppm=20,wrong_rank=2,wrong_us=20000", rows, 3)
+    preparation = pd.read_csv(f"{prefix}.preparation.csv")
+    assert (preparation["sync"] == "clock").all() and len(preparation) == 3
+    measured, model = preparation["measured_skew_seconds"], preparation["start_skew_seconds"]
+    assert 0.75 * wrong < measured.median() < 1.5 * wrong, preparation.to_string()
+    assert model.median() < wrong / 4, preparation.to_string()
+    assert (preparation["skew_bound_seconds"] < wrong / 10).all(), "the fresh offsets' resolution"
+
+
+def test_barrier_starts_are_measured_when_asked(library, tmp_path):
+    # The two processes' clocks are tens of milliseconds apart (2.5 ms and
+    # 20 ppm of the machine's uptime); their barrier exits, put on rank 0's
+    # clock with fresh offsets, are not (a loaded machine may hold one up
+    # for a scheduler's time slice, a millisecond or two).
+    rows = [dict(id=1, op="neighbor_alltoall", topology="cart", ndim=1, nfin=0, reorder=0, msize=64, nrep=NREP,
+                 seed=5)]
+    clock = f"offset_us={OFFSET_US},drift_ppm={DRIFT_PPM}"
+    apart = OFFSET_US * 1e-6 + DRIFT_PPM * 1e-6 * time.monotonic()
+    plain = skew_run(library, tmp_path / "plain", clock, rows)
+    assert not pathlib.Path(f"{plain}.preparation.csv").exists(), "barrier starts record nothing unless asked"
+    prefix = skew_run(library, tmp_path, clock, rows, args=["--measure-skew"])
+    preparation = pd.read_csv(f"{prefix}.preparation.csv")
+    assert preparation[["id", "round", "sync"]].values.tolist() == [[1, 1, "barrier"]]
+    assert preparation["sync_seconds"].isna().all(), "the barrier has no clock to estimate"
+    assert 0 <= preparation["measured_skew_seconds"].iloc[0] < min(apart / 4, 10e-3), preparation.to_string()
+
+
+def test_a_window_is_kept_across_an_experiments_rounds(library, tmp_path):
+    # Timed in round 1 and kept: a later round starts with the window the
+    # round before ended with, which only doubles where too many starts were
+    # late; a window timed anew would be no power of two times the first.
+    rows = [dict(id=1, op="neighbor_alltoall", topology="cart", ndim=1, nfin=0, reorder=0, msize=64, nrep=12,
+                 blocks=3, seed=5, sync="clock")]
+    prefix = skew_run(library, tmp_path, "offset_us=0,drift_ppm=0", rows)
+    windows = pd.read_csv(f"{prefix}.preparation.csv").sort_values("round")["window_seconds"].tolist()
+    assert len(windows) == 3
+    for before, after in zip(windows, windows[1:]):
+        ratio = after / before
+        assert ratio >= 1 and abs(math.log2(ratio) - round(math.log2(ratio))) < 1e-9, windows

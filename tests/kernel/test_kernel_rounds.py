@@ -79,7 +79,7 @@ def test_preparation_rows_per_round_say_how_many_repetitions_were_kept(kernel, l
     run = kernel(library, 2, rows)
     assert run.returncode == 0, run.stderr
     prep = run.table("preparation.csv")
-    assert list(prep.columns[:3]) == ["id", "round", "op"] and prep.columns[-1] == "reps"
+    assert list(prep.columns[:3]) == ["id", "round", "op"] and "reps" in prep.columns
     assert prep[["id", "round", "reps"]].values.tolist() == [[1, 1, 3], [1, 2, 3]]
     assert (pd.to_numeric(prep["init_seconds"]) > 0).all(), "each round builds its persistent request anew"
 

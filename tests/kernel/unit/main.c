@@ -17,6 +17,7 @@ int main(void)
     test_layouts();
     test_arrival();
     test_closest_name();
+    test_packing();
     printf("1..%d\n", tap_count);
     return tap_failed != 0;
 }

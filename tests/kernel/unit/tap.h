@@ -32,5 +32,6 @@ void test_whole_output(void);
 void test_layouts(void);
 void test_arrival(void);
 void test_closest_name(void);
+void test_packing(void);
 
 #endif

@@ -2,6 +2,7 @@
  * formulas (Table 2: every Variant 1 layout spans n + 2n/A elements, every
  * Variant 2 layout 3n), the halo's faces and the transpose's blocks at
  * hand-computed places, the gap check, and the input rules' messages. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -220,6 +221,48 @@ static int fails_with(const char *text, const char *message)
     return failed && strcmp(error, message) == 0;
 }
 
+/* Int displacements that cannot hold a block's place, refused before
+ * anything runs (a kernel that ran them would allocate gigabytes): with
+ * the memory limit raised so far, nothing else stops them. */
+static void test_displacement_input(void)
+{
+    const struct input_limits roomy = {.nprocs = 4, .max_memory = 1e11, .max_degree = 1 << 20};
+    struct {
+        const char *row, *message, *what;
+    } cases[] = {
+        {"1,alltoallw,full,,,byte,800000000,3,,,,,,,,,,,,,,,\n",
+         "in.csv:2: column msize: 800000000 bytes per neighbor put the last of 4 blocks 2400000000 bytes into the "
+         "buffer, more than op alltoallw's int displacements hold (2147483647)",
+         "MPI_Alltoallw's byte displacements: block 3 of 4 past 2^31"},
+        {"1,alltoallw,full,,,int,400000000,3,tiled,,,2,,6,,,,,,,,,\n",
+         "in.csv:2: column msize: 400000000 bytes per neighbor put the last of 4 blocks 3600000000 bytes into the "
+         "buffer, more than op alltoallw's int displacements hold (2147483647)",
+         "a layout's extent counts: tiled of extent 3 x msize"},
+        {"1,allgatherv,full,,,byte,1000000000,3,,,,,,,,,,,,,,,\n",
+         "in.csv:2: column msize: 1000000000 bytes per neighbor put the last of 4 blocks 3000000000 elements into "
+         "the buffer, more than op allgatherv's int displacements hold (2147483647)",
+         "the v variants' displacements in elements"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[512], error[512] = "";
+        snprintf(text, sizeof(text), HEADER "%s", cases[i].row);
+        struct input in;
+        int failed = input_parse("in.csv", text, strlen(text), &roomy, &in, error, sizeof(error)) != 0;
+        if (!failed)
+            input_free(&in);
+        else if (strcmp(error, cases[i].message) != 0)
+            printf("#   got: %s\n", error);
+        CHECK(failed && strcmp(error, cases[i].message) == 0, "%s", cases[i].what);
+    }
+    const char *fits = HEADER "1,neighbor_alltoallw,cart,1,,byte,1000000000,3,,,,,,,,,,,,,,,\n";
+    struct input in;
+    char error[512] = "";
+    int status = input_parse("in.csv", fits, strlen(fits), &roomy, &in, error, sizeof(error));
+    CHECK(status == 0, "neighbor_alltoallw takes MPI_Aint byte displacements: no limit but memory (%s)", error);
+    if (status == 0)
+        input_free(&in);
+}
+
 static void test_layout_input(void)
 {
     struct input in;
@@ -291,6 +334,11 @@ static void test_layout_input(void)
     CHECK(fails_with(HEADER "1,neighbor_alltoall,cart,2,,int,240,3,tiles,,,3,,5,,,,,,,,,\n",
                      "in.csv:2: column layout: unknown layout 'tiles' (did you mean tiled? all 8: nbhbench list layout)"),
           "an unknown layout");
+    CHECK(fails_with(HEADER "1,neighbor_alltoallw,cart,2,,double,,3,halo,,manual_tiled,,,,,8,,,,,,,\n",
+                     "in.csv:2: column packing: manual_tiled on a 2-D halo is manual's copy (no face has two levels "
+                     "of single elements to tile; 3-D: the faces across the fastest dimension): use manual"),
+          "manual_tiled on a 2-D halo: the twin of manual");
+    test_displacement_input();
 }
 
 void test_layouts(void)

@@ -1,0 +1,40 @@
+/* What the setups (setups/buffers.c) and the layouts (datatypes/) share,
+ * below both: the MPI datatype of a registry datatype, the bytes of
+ * buffers an operation needs, and the buffers themselves, every page
+ * written. A buffer that is only read would otherwise stay calloc's (or
+ * mmap's) untouched pages, which all map to the kernel's one shared zero
+ * page: every gather from it would read memory that is always in cache
+ * (a strided gather over 64 MiB: 0.43 ms untouched, 1.8 ms after a
+ * memset), and the pack-side cost that users pay would be missing. */
+#ifndef NBH_DATA_BUFFERS_H
+#define NBH_DATA_BUFFERS_H
+
+#include <mpi.h>
+#include <stddef.h>
+
+#include "catalog.h"
+
+/* The MPI datatype of registry/datatypes.csv row t. */
+MPI_Datatype datatype_mpi(enum datatype t);
+
+/* Bytes of send and receive buffers a process needs for operation op with
+ * the given degrees (registry/operations.csv send_blocks, recv_blocks);
+ * what input checking compares with the memory limit. */
+double buffer_bytes(enum operation op, long msize, long indegree, long outdegree, int nprocs);
+
+/* The most blocks a process sends or receives in operation op. */
+double operation_blocks(enum operation op, long indegree, long outdegree, int nprocs);
+
+/* A buffer of `bytes` bytes (one more: never zero-sized) with every byte
+ * written (data_fill): its pages are the process's own before anything is
+ * timed. Aligned to a cache line, as a user's arrays of that size would
+ * be (malloc gives 16 bytes). Freed with free(). */
+#define DATA_BUFFER_ALIGNMENT 64
+char *data_buffer(size_t bytes);
+/* Writes the data pattern over buffer[0 .. bytes): 8-byte words that
+ * differ from each other and whose bytes differ, none zero, so a misplaced
+ * byte shows (datatypes/description_check.c packs it) and no page is
+ * left to the shared zero page. */
+void data_fill(char *buffer, size_t bytes);
+
+#endif
