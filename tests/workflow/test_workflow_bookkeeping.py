@@ -116,3 +116,20 @@ def test_an_interrupted_submit_names_the_run_and_the_way_on(bench):
     assert submit.returncode == 130
     assert stderr.strip() == ("nbhbench: interrupted: run 1x2-default-r001 attempt 1 stopped; its finished "
                               "experiments are kept; go on with: nbhbench submit --resume slow")
+
+
+def test_a_library_that_names_no_version_is_archived_and_analysed(bench):
+    """MPI_Get_library_version may say nothing: archive takes the run with an
+    empty library_version (it was an internal error), and analyze reads it."""
+    workspace = tiny(bench)
+    for run, version in ((RUN, ""), ("1x4-default-r002", None)):
+        prov = workspace.path / "results" / f"{run}.a1.prov.json"
+        data = json.loads(prov.read_text())
+        data["library_version"] = version
+        prov.write_text(json.dumps(data))
+    archived = bench("archive", "demo")
+    assert archived.returncode == 0 and "internal error" not in archived.stderr, archived.stderr
+    archive = archived.stdout.strip().splitlines()[-1]
+    assert [r["library_version"] for r in read_csv(f"{archive}/runs.csv")] == ["", ""]
+    analysed = bench("analyze", archive, "--no-plots", "--out", bench.work.parent / "analysis")
+    assert analysed.returncode == 0, analysed.stderr
