@@ -112,17 +112,17 @@ _HELD_LOCKS = set()
 
 
 @contextlib.contextmanager
-def submit_lock(workspace, wait=False):
+def submit_lock(workspace):
     """Holds WORKSPACE's submit lock (.submit.lock) while the block runs:
     two submits at once would submit the same runs. Yields whether it is
-    held: False when another process holds it (and not WAIT)."""
+    held: False when another process holds it."""
     path = str(workspace.path / ".submit.lock")
     if path in _HELD_LOCKS:
         yield True
         return
     with open(path, "a+") as handle:
         try:
-            fcntl.flock(handle, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             yield False
             return
