@@ -138,16 +138,18 @@ def test_a_submit_killed_before_slurm_took_the_job_submits_it_again(slurm_bench,
     assert len(jobs) == 2 and {record(bench, run)["job_id"] for run in RUNS} == set(jobs)
 
 
-def test_ctrl_c_while_sbatch_answers_records_the_job_then_stops(slurm_bench, slow_sbatch):
-    """Ctrl-C (SIGINT to the submit) while sbatch is at work: the submit waits
-    for sbatch's answer, records the job, and stops with one line saying what
-    was submitted; the next submit submits the rest."""
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "lost-terminal"])
+def test_ctrl_c_while_sbatch_answers_records_the_job_then_stops(slurm_bench, slow_sbatch, stop):
+    """Ctrl-C (SIGINT to the submit), or a lost terminal (SIGHUP), while sbatch
+    is at work: the submit waits for sbatch's answer, records the job, and
+    stops with one line saying what was submitted; the next submit submits
+    the rest."""
     bench = slurm_bench
     slowed, folder = slow_sbatch
     generate(bench)
     submit = start_submit(bench, slowed(after=3))
     wait_until(lambda: (folder / "pid").exists(), 60, "sbatch was started")
-    submit.send_signal(signal.SIGINT)
+    submit.send_signal(stop)
     _, err = submit.communicate(timeout=90)
     job = (folder / "answer").read_text().strip()
     assert submit.returncode == 130, err
