@@ -14,7 +14,10 @@
 # --dry: VIEW has no results yet; checks that the campaign's assessment
 # names at least one test of it (else one line, exit 2) and writes
 # look.json with the tests it names per guideline.
-# Exit status as analyze/main.R: 0, 2 bad input (one line on stderr), 1 a bug.
+# Every file is checked once written (analyze/output/output_files.R): a
+# full disk that cuts needed.csv would silently shrink the next round.
+# Exit status as analyze/main.R: 0, 2 bad input (one line on stderr), 4 a
+# file that cannot be written whole (one line naming it), 1 a bug.
 
 look_main <- function(args) {
   split <- match("--", args)
@@ -44,7 +47,7 @@ look_main <- function(args) {
     invokeRestart("muffleWarning")
   })
   look$warnings <- warnings
-  writeLines(jsonlite::toJSON(look, auto_unbox = TRUE, pretty = TRUE, digits = NA), file.path(opts$out, "look.json"))
+  write_text_file(jsonlite::toJSON(look, auto_unbox = TRUE, pretty = TRUE, digits = NA), file.path(opts$out, "look.json"))
   0L
 }
 
@@ -53,8 +56,8 @@ write_look <- function(result, out) {
   tt <- test_table(result)
   cols <- c("guideline_no", "tag", "guideline", "relation", RUN_PARAMETERS, "a_params", "b_params", "runs_a", "runs_b",
             "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "violated", "decision", "p_look", "ci_level_look")
-  fwrite(tt[, c(cols, setdiff(result$params$name, RUN_PARAMETERS)), with = FALSE], file.path(out, "tests.csv"), na = "")
-  fwrite(needed_experiments(result), file.path(out, "needed.csv"))
+  write_table_file(tt[, c(cols, setdiff(result$params$name, RUN_PARAMETERS)), with = FALSE], file.path(out, "tests.csv"))
+  write_table_file(needed_experiments(result), file.path(out, "needed.csv"))
   per <- tt[, .(tests = .N, violated = sum(decision == "violated"), holds = sum(decision == "holds"),
                 open = sum(decision == "open")), keyby = .(guideline_no, tag, guideline)]
   list(tests = nrow(tt), violated = sum(tt$decision == "violated"), holds = sum(tt$decision == "holds"),
@@ -101,6 +104,10 @@ if (sys.nframe() == 0L) {
     nbh_input_error = function(e) {
       message("nbhbench: ", conditionMessage(e))
       2L
+    },
+    nbh_output_error = function(e) {
+      message("nbhbench: ", conditionMessage(e))
+      4L
     },
     error = function(e) {
       message("nbhbench: the look failed: ", gsub("\n", " ", conditionMessage(e)))

@@ -81,6 +81,11 @@ def sbatch_lines(env, run, time_limit, log, job_name):
     return [f"#SBATCH {option}" for option in options]
 
 
+def job_name(campaign, run_id):
+    """The Slurm job name of RUN_ID's job script (submit adds the attempt and a token)."""
+    return f"nbh-{campaign}-{run_id}"
+
+
 def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, time_limit,
                kernel, input_path, prefix, log, exit_file, root, build):
     """The text of the job script; RUN is a row of runs.csv (dict)."""
@@ -103,7 +108,7 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
                         "-o", shlex.quote(str(prefix)), *expected])
     header = ["#!/usr/bin/env bash"]
     if env.scheduler == "slurm":
-        header += sbatch_lines(env, run, time_limit, log, f"nbh-{campaign}-{run_id}")
+        header += sbatch_lines(env, run, time_limit, log, job_name(campaign, run_id))
     q = shlex.quote
     lines = header + [
         f"# nbhbench job: campaign {campaign}, run {run_id}, attempt {attempt}, environment {env_name}",

@@ -28,6 +28,7 @@ from workflow import archive, result_rows
 
 LOOKS = "looks"
 LOOK_EXIT_FAILED = 1
+LOOK_EXIT_OUTPUT = 4  # analyze/adaptive_look.R: a file it could not write whole
 # What adaptive.json must hold to be read (gen/rounds.py plan()).
 RECORD_FIELDS = {"rule": str, "looks_planned": int, "nrun": int, "nrun_step": int, "nrun_max": int,
                  "looks": list, "state": str}
@@ -134,6 +135,9 @@ def run_look(workspace, view, dry=False, out=None):
     said = lines[-1].removeprefix("nbhbench: ") if lines else f"exit code {done.returncode}"
     if done.returncode == 2:
         raise NbhError(f"{workspace.name}: campaign/assessment.conf: {said}" if dry else said)
+    if done.returncode == LOOK_EXIT_OUTPUT:  # a file of the look not written whole (a full disk)
+        raise NbhError(f"{workspace.name}: the look could not write its files: {said}; free space, then: "
+                       f"nbhbench submit {workspace.name}", FileError.code)
     if done.returncode != 0:
         raise NbhError(f"{workspace.name}: the look failed: {said}", LOOK_EXIT_FAILED)
     return records.read_json(out / "look.json", "look record")

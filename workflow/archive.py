@@ -205,6 +205,14 @@ def attempt_files(workspace, status, target):
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
+def library_version(provenance):
+    """The first line of what MPI_Get_library_version said, spaces made single;
+    empty where the library said nothing (or the provenance holds no text)."""
+    text = provenance.get("library_version")
+    lines = text.splitlines() if isinstance(text, str) else []
+    return " ".join(lines[0].split()) if lines else ""
+
+
 def run_row(info, status, taken, results):
     """The row of runs.csv of STATUS, its files already in the archive's RESULTS folder."""
     numbered = [(record["attempt"], prov(record)) for record, _, _ in status.attempts]
@@ -212,7 +220,7 @@ def run_row(info, status, taken, results):
     hosts = []
     for p in provs:
         hosts += [h["name"] for h in p.get("hosts", []) if h.get("name") not in hosts]
-    version = " ".join(provs[-1].get("library_version", "").splitlines()[0].split()) if provs else ""
+    version = library_version(provs[-1]) if provs else ""
     last_state = status.last[1] if status.attempts else None
     state = status.state if status.attempts else "missing"
     if taken.malformed:

@@ -2,12 +2,24 @@
 
 An attempt's record (attempts/RUN.aN.json) says how it was submitted; its
 state comes from the record once final, else from the job's exit file,
-the local process, or Slurm. A run's finished experiments are the union of
-the complete experiments of its attempts (the kernel writes an experiment's
-nrep rows with one write, so a results file never holds part of one).
+the local process, or Slurm. An attempt has ended once its job has: the
+job script writes its exit file before its last lines, and Slurm ends the
+job after them. A run's finished experiments are the union of the complete
+experiments of its attempts (the kernel writes an experiment's nrep rows
+with one write, so a results file never holds part of one).
+
+A Slurm attempt's record is written before sbatch, with the job name it is
+submitted under and no job id (an intent); the job id follows once sbatch
+gave it. A submit stopped between the two (killed, a lost terminal) left an
+intent: the next status or submit asks Slurm for a job of that name
+(reconcile_submissions) and records its id, or, where Slurm knows none and
+no job left a trace, removes the record, so the run is submitted again.
 """
 import collections
+import contextlib
 import dataclasses
+import datetime
+import fcntl
 import json
 import os
 import re
@@ -55,9 +67,16 @@ def read_record(workspace, run_id, number):
         raise records.RecordError(path, what, f"scheduler '{record['scheduler']}'")
     if record.get("state") is not None and record["state"] not in FINAL:
         raise records.RecordError(path, what, f"state '{record['state']}'")
-    if record["scheduler"] == "slurm" and not str(record.get("job_id", "")).isdigit():
+    if record["scheduler"] == "slurm" and not str(record.get("job_id", "")).isdigit() and not is_intent(record):
         raise records.RecordError(path, what, f"job_id {record.get('job_id')!r}")
     return record
+
+
+def is_intent(record):
+    """Whether RECORD is a Slurm attempt whose job id is not known (yet): written
+    before sbatch with the job's name, and sbatch has not answered, or its
+    submit was stopped before it could record the answer."""
+    return "job_id" not in record and isinstance(record.get("job_name"), str) and bool(record["job_name"])
 
 
 def new_record(workspace, run_id, number, scheduler):
@@ -81,6 +100,37 @@ def local_alive(record):
     """Whether the job or the nbhbench process running it is still there."""
     return any(record.get(pid) and process_start(record[pid]) == record.get(start)
                for pid, start in (("pid", "pid_start"), ("submitter_pid", "submitter_start")))
+
+
+def submitter_alive(record):
+    """Whether the nbhbench submit that wrote RECORD still runs."""
+    return bool(record.get("submitter_pid")) and process_start(record["submitter_pid"]) == record.get("submitter_start")
+
+
+# The submit lock of each workspace this process holds (submit_lock).
+_HELD_LOCKS = set()
+
+
+@contextlib.contextmanager
+def submit_lock(workspace):
+    """Holds WORKSPACE's submit lock (.submit.lock) while the block runs:
+    two submits at once would submit the same runs. Yields whether it is
+    held: False when another process holds it."""
+    path = str(workspace.path / ".submit.lock")
+    if path in _HELD_LOCKS:
+        yield True
+        return
+    with open(path, "a+") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            yield False
+            return
+        _HELD_LOCKS.add(path)
+        try:
+            yield True
+        finally:
+            _HELD_LOCKS.discard(path)
 
 
 def read_exit_file(path):
@@ -133,38 +183,104 @@ def failure_detail(record, code):
     return detail
 
 
+ENDING = "every experiment's rows are written; the job has not ended"
+
+
 def attempt_state(workspace, record, slurm_jobs, slurm_answered):
     """The state of the attempt RECORD (see the module help)."""
     if record.get("state") in FINAL:
         return AttemptState(record["state"], record.get("exit_code"), record.get("detail", ""))
     code = read_exit_file(workspace.exit_file(record["run_id"], record["attempt"]))
-    if code is not None:
-        return AttemptState("done" if code == 0 else "failed", code,
-                            "" if code == 0 else failure_detail(record, code))
+    ended = None if code is None else AttemptState("done" if code == 0 else "failed", code,
+                                                   "" if code == 0 else failure_detail(record, code))
     if record["scheduler"] == "local":
-        if local_alive(record):
-            return AttemptState("running", None)
-        return AttemptState("failed", None, "the run ended without an exit code (interrupted)")
-    job_id = record.get("job_id")
+        if local_alive(record):  # its submit records the end once the job's processes are gone
+            return AttemptState("running", None, "the job script has ended" if ended else "")
+        return ended or AttemptState("failed", None, "the run ended without an exit code (interrupted)")
+    if is_intent(record):
+        return intent_state(workspace, record, ended, slurm_answered)
+    job_id = record["job_id"]
     if job_id in slurm_jobs:
-        slurm_state, code, reason = slurm_jobs[job_id]
+        slurm_state, slurm_code, reason = slurm_jobs[job_id]
         state = slurm.run_state(slurm_state)
-        if state in ("pending", "running") or not os.path.exists(record["log"]):
-            code = None  # Slurm says 0:0 for a job that has not ended, or never ran (it made no output)
-        never = slurm.never_starts(reason) if state == "pending" else ""
-        if never:
-            detail = f"Slurm can never start it: {never}"
-        elif state == "pending":
-            detail = f"Slurm: {reason}" if reason else "queued"
-        else:
-            detail = "" if state in ("running", "done") else f"Slurm: {slurm_state}"
-        return AttemptState(state, code, detail, never)
+        if state in ("pending", "running"):  # Slurm says 0:0 for a job that has not ended
+            never = slurm.never_starts(reason) if state == "pending" else ""
+            detail = (f"Slurm can never start it: {never}" if never else
+                      (f"Slurm: {reason}" if reason else "queued") if state == "pending" else
+                      "the job script has ended; Slurm has not ended the job yet" if ended else "")
+            return AttemptState(state, None, detail, never)
+        if ended:
+            return ended
+        if not os.path.exists(record["log"]):
+            slurm_code = None  # it never ran (it made no output): Slurm's 0:0 says nothing
+        return AttemptState(state, slurm_code, "" if state == "done" else f"Slurm: {slurm_state}")
     if not slurm_answered:
-        return AttemptState("unknown", None, "Slurm does not answer")
+        return AttemptState("unknown", None, "Slurm does not answer" + ("; the job wrote its exit code" if ended else ""))
+    if ended:
+        return ended  # Slurm has forgotten the job: it ended long ago
     said = log_says(record)
     if said:
         return AttemptState(said, None, "from the job output")
     return AttemptState("failed", None, f"Slurm no longer knows job {job_id} and it left no exit code")
+
+
+def intent_state(workspace, record, ended, slurm_answered):
+    """The state of an attempt whose job id is not known (is_intent), after
+    reconcile_submissions: its submit is still at it, or Slurm knows no job
+    of its name."""
+    name = record["job_name"]
+    if submitter_alive(record):
+        return AttemptState("pending", None, f"being submitted (job {name})")
+    if not slurm_answered:
+        return AttemptState("unknown", None, f"its submit was stopped while sbatch ran; Slurm does not answer "
+                                             f"whether it took job {name}")
+    if ended:
+        return ended
+    if not traces(workspace, record):  # another submit holds the workspace's lock and goes on from here
+        return AttemptState("pending", None, f"its submit was stopped before Slurm took job {name}")
+    said = log_says(record)
+    if said:
+        return AttemptState(said, None, "from the job output")
+    return AttemptState("failed", None, f"Slurm no longer knows job {name} (its submit was stopped before it "
+                                        "recorded the job id) and it left no exit code")
+
+
+def traces(workspace, record):
+    """Whether the attempt's job left anything: its log (Slurm's output file,
+    made when the job starts) or its exit file."""
+    return os.path.exists(record["log"]) or workspace.exit_file(record["run_id"], record["attempt"]).exists()
+
+
+def local_time(utc_text, hours_before=0):
+    """A record's UTC time (2026-11-26T20:54:13Z) as local time for sacct, HOURS_BEFORE earlier."""
+    when = datetime.datetime.strptime(utc_text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
+    return (when - datetime.timedelta(hours=hours_before)).astimezone().strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def reconcile_submissions(workspace, records):
+    """Completes the intents (is_intent) whose submit has stopped: the job
+    Slurm knows by the intent's name is its job (the record gets its id);
+    where Slurm knows none and the attempt left no trace, sbatch never made
+    the job, and the record is removed (with the workspace's submit lock
+    held, so that no submit is writing a new one), so that the next submit
+    submits the run again. RECORDS: {run id: [record]}, changed in place.
+    Raises slurm.Unreachable if Slurm does not answer."""
+    stopped = [r for rs in records.values() for r in rs if is_intent(r) and not submitter_alive(r)]
+    if not stopped:
+        return
+    since = local_time(min(r["submitted"] for r in stopped), hours_before=1)
+    named = slurm.jobs_named([r["job_name"] for r in stopped], since)
+    for record in stopped:
+        path = workspace.record(record["run_id"], record["attempt"])
+        if record["job_name"] in named:
+            record["job_id"] = named[record["job_name"]]
+            write_json(path, record)
+        elif not traces(workspace, record):
+            with submit_lock(workspace) as held:
+                if held and read_record(workspace, record["run_id"], record["attempt"]) == record:
+                    with contextlib.suppress(FileNotFoundError):
+                        os.unlink(path)
+                    records[record["run_id"]].remove(record)
 
 
 def finalize(workspace, record, state):
@@ -258,9 +374,14 @@ def records_of(workspace, run_id):
 
 
 def overall(attempt_list, done, total):
-    """A run's state from its attempts: done once every experiment is."""
+    """A run's state from its attempts: done once every experiment is and
+    no attempt's job still runs (its log, exit code and Slurm state are
+    final only then)."""
     if not attempt_list:
         return "pending", "not submitted"
+    going = [state for _, state, _ in attempt_list if state.state in ("pending", "running", "unknown")]
+    if going:
+        return going[-1].state, going[-1].detail or (ENDING if len(done) >= total else "")
     if len(done) >= total:
         return "done", ""
     state = attempt_list[-1][1]
@@ -274,10 +395,10 @@ def run_statuses(workspace):
     expected = result_rows.Expected.of(workspace.experiments())
     runs = workspace.runs()
     records = {run["run_id"]: records_of(workspace, run["run_id"]) for run in runs}
-    open_jobs = [r["job_id"] for rs in records.values() for r in rs
-                 if r["scheduler"] == "slurm" and r.get("state") not in FINAL and r.get("job_id")
-                 and read_exit_file(workspace.exit_file(r["run_id"], r["attempt"])) is None]
     try:
+        reconcile_submissions(workspace, records)
+        open_jobs = [r["job_id"] for rs in records.values() for r in rs
+                     if r["scheduler"] == "slurm" and r.get("state") not in FINAL and r.get("job_id")]
         jobs, answered = slurm.job_states(open_jobs), True
     except slurm.Unreachable:
         jobs, answered = {}, False

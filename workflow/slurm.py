@@ -38,6 +38,17 @@ class Unreachable(Exception):
     """Slurm did not answer (no controller, no configuration)."""
 
 
+class Unanswered(Unreachable):
+    """A Slurm command did not end within its time: what it was asked may have been done."""
+
+
+class Refused(NbhError):
+    """sbatch said no and made no job."""
+
+    def __init__(self, message):
+        super().__init__(message, 1)
+
+
 def run_state(slurm_state):
     word = slurm_state.split()[0].rstrip("+") if slurm_state else ""
     return ACTIVE.get(word) or FINAL.get(word) or "failed"
@@ -59,29 +70,39 @@ def is_final(slurm_state):
     return word not in ACTIVE
 
 
-def command(*args, check=True):
+def command(*args, check=True, own_session=False):
     try:
-        result = subprocess.run(list(args), capture_output=True, text=True, timeout=60)
+        result = subprocess.run(list(args), capture_output=True, text=True, timeout=60,
+                                stdin=subprocess.DEVNULL, start_new_session=own_session)
     except FileNotFoundError:
         raise Unreachable(f"{args[0]} is not installed") from None
     except subprocess.TimeoutExpired:
-        raise Unreachable(f"{args[0]} did not answer within 60 s") from None
+        raise Unanswered(f"{args[0]} did not answer within 60 s") from None
     if check and result.returncode != 0:
         lines = (result.stderr or result.stdout).strip().splitlines()
         raise Unreachable(f"{' '.join(args[:2])}: {lines[-1] if lines else f'exit code {result.returncode}'}")
     return result
 
 
-def sbatch(script):
-    """Submits SCRIPT; returns the job id."""
+def sbatch(script, job_name):
+    """Submits SCRIPT as JOB_NAME (over its #SBATCH --job-name); returns the
+    job id. Raises Refused if sbatch made no job, NbhError if it is not known
+    whether it did (no answer in time, no job id in its answer: the job is
+    found by its name later, jobs_named). sbatch runs in a session of its
+    own: Ctrl-C at the terminal, or the terminal's loss, reaches nbhbench,
+    which records the job before it stops, and not sbatch halfway."""
     script = pathlib.Path(script)
     try:
-        result = command("sbatch", "--parsable", str(script))
+        result = command("sbatch", "--parsable", f"--job-name={job_name}", str(script), own_session=True)
+    except Unanswered as e:
+        raise NbhError(f"{e} for {script.name}; whether Slurm took job {job_name} is asked again "
+                       "by its name at the next status or submit", 1) from None
     except Unreachable as e:
-        raise NbhError(f"sbatch refused {script.name}: {e}", 1) from None
+        raise Refused(f"sbatch refused {script.name}: {e}") from None
     job_id = result.stdout.strip().split(";")[0]
     if not job_id.isdigit():
-        raise NbhError(f"sbatch gave no job id for {script.name}: '{result.stdout.strip()}'", 1)
+        raise NbhError(f"sbatch gave no job id for {script.name}: '{result.stdout.strip()}'; whether Slurm "
+                       f"took job {job_name} is asked again by its name at the next status or submit", 1)
     return job_id
 
 
@@ -115,16 +136,19 @@ def parse_key_values(line):
     return dict(re.findall(r"(\w+)=(\S*)", line))
 
 
+def controller_records():
+    """scontrol's fields of every job slurmctld still knows (JobId, JobName, JobState, ...)."""
+    output = command("scontrol", "show", "job", "--oneliner").stdout
+    return [fields for fields in map(parse_key_values, output.splitlines()) if "JobId" in fields]
+
+
 def controller_jobs():
     """{job id: (JobState, exit code, reason)} for every job slurmctld still knows."""
-    output = command("scontrol", "show", "job", "--oneliner").stdout
     jobs = {}
-    for line in output.splitlines():
-        fields = parse_key_values(line)
-        if "JobId" in fields:
-            reason = fields.get("Reason", "None")
-            jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")),
-                                     "" if reason == "None" else reason)
+    for fields in controller_records():
+        reason = fields.get("Reason", "None")
+        jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")),
+                                 "" if reason == "None" else reason)
     return jobs
 
 
@@ -143,24 +167,26 @@ def accounting_jobs(job_ids):
     return jobs
 
 
-def jobcomp_jobs(job_ids):
-    """States from the job completion file (JobCompType=jobcomp/filetxt)."""
+def jobcomp_records():
+    """The fields of every line of the job completion file (JobCompType=jobcomp/filetxt:
+    JobId, Name, JobState, ExitCode, ...); none without one."""
     try:
         config = parse_key_values_spaced(command("scontrol", "show", "config").stdout)
     except Unreachable:
-        return {}
+        return []
     if config.get("JobCompType") != "jobcomp/filetxt" or not config.get("JobCompLoc"):
-        return {}
-    jobs = {}
+        return []
     try:
         with open(config["JobCompLoc"], encoding="utf-8", errors="replace") as f:
-            for line in f:
-                fields = parse_key_values(line)
-                if fields.get("JobId") in job_ids:
-                    jobs[fields["JobId"]] = (fields.get("JobState", ""), exit_code(fields.get("ExitCode")), "")
+            return [parse_key_values(line) for line in f]
     except OSError:
-        return {}
-    return jobs
+        return []
+
+
+def jobcomp_jobs(job_ids):
+    """States from the job completion file (JobCompType=jobcomp/filetxt)."""
+    return {fields["JobId"]: (fields.get("JobState", ""), exit_code(fields.get("ExitCode")), "")
+            for fields in jobcomp_records() if fields.get("JobId") in job_ids}
 
 
 def parse_key_values_spaced(text):
@@ -186,6 +212,32 @@ def job_states(job_ids):
             break
         states.update(source(sorted(missing)))
     return states
+
+
+def jobs_named(names, since):
+    """{job name: job id} of the jobs named NAMES that Slurm knows: slurmctld's,
+    then sacct's submitted from SINCE on (a local time, YYYY-MM-DDTHH:MM:SS),
+    then the job completion file's. Raises Unreachable if slurmctld does not
+    answer (nothing can be said then)."""
+    names = set(names)
+    if not names:
+        return {}
+    found = {f["JobName"]: f["JobId"] for f in controller_records() if f.get("JobName") in names}
+    if names - set(found):
+        try:
+            output = command("sacct", "--noheader", "--allocations", "--parsable2", "--format=JobID,JobName",
+                             f"--name={','.join(sorted(names - set(found)))}", f"--starttime={since}").stdout
+        except Unreachable:
+            output = ""  # no slurmdbd
+        for line in output.splitlines():
+            job_id, _, name = line.partition("|")
+            if name in names and job_id.isdigit():
+                found.setdefault(name, job_id)
+    if names - set(found):
+        for fields in jobcomp_records():
+            if fields.get("Name") in names and fields.get("JobId", "").isdigit():
+                found.setdefault(fields["Name"], fields["JobId"])
+    return found
 
 
 def version():

@@ -7,8 +7,8 @@ timed-out run, only the experiments no earlier attempt finished. An
 adaptive campaign goes on in rounds (workflow/adaptive.py).
 """
 import contextlib
-import fcntl
 import os
+import secrets
 import shutil
 import signal
 import sys
@@ -17,12 +17,12 @@ import time
 from gen.envfile import read_environment
 from gen import registry, whole_files
 from gen.errors import FileError, NbhError, display_path
-from gen.jobscript import attempt_job_script
+from gen.jobscript import attempt_job_script, job_name
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
 from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
-                               run_statuses, write_json)
+                               run_statuses, submit_lock, write_json)
 
 EXIT_FAILED = 1
 EXIT_TOO_LARGE = 2
@@ -33,7 +33,7 @@ EXIT_INTERRUPTED = 130
 
 
 class Interrupted(NbhError):
-    """Ctrl-C, SIGTERM or SIGHUP during a local run: which run, and how to go on."""
+    """Ctrl-C, SIGTERM or SIGHUP during a submit: which run, and how to go on."""
 
     code = EXIT_INTERRUPTED
 
@@ -225,26 +225,72 @@ def check_partition(env, chosen):
                        f"(--set deployments=...) or another partition", EXIT_TOO_LARGE)
 
 
+@contextlib.contextmanager
+def signals_held():
+    """Ctrl-C, SIGTERM and SIGHUP (a lost terminal) wait while the block
+    runs; yields the list of those that came, for the caller to stop on
+    once the block is done. A signal the caller ignores stays ignored."""
+    caught = []
+    previous = {}
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(number) != signal.SIG_IGN:
+            previous[number] = signal.signal(number, lambda signum, frame: caught.append(signum))
+    try:
+        yield caught
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
 def submit_slurm(workspace, info, env, chosen):
+    """Hands each chosen run's job to sbatch. The attempt's record is written
+    first, with the name the job is submitted under (workflow/attempts.py:
+    an intent), then sbatch, then the job id; a signal waits until the id is
+    recorded, and a submit killed in between leaves the intent, from which
+    the next status or submit finds the job by its name. So no job goes
+    untracked, and no attempt is submitted twice."""
     check_partition(env, chosen)
-    for status in chosen:
+    interrupt_on_term()
+    submitted = []
+    try:
+        for status in chosen:
+            submit_job(workspace, info, env, status, submitted)
+    except KeyboardInterrupt:
+        print(flush=True)
+        done = f"{len(submitted)} of {len(chosen)} runs submitted" + (f" (jobs {', '.join(submitted)})"
+                                                                      if submitted else "")
+        raise Interrupted(f"interrupted: {done}; every submitted job is recorded; the others go with: "
+                          f"nbhbench submit {workspace.name}") from None
+
+
+def submit_job(workspace, info, env, status, submitted):
+    """Submits the next attempt of the run of STATUS and adds its job id to
+    SUBMITTED; a signal that came meanwhile stops the submit after that."""
+    try:
+        record = prepare_attempt(workspace, info, env, status)
+        record["job_name"] = f"{job_name(info['campaign'], status.run_id)}.a{record['attempt']}.{secrets.token_hex(3)}"
+        path = workspace.record(status.run_id, record["attempt"])
+        write_json(path, record)
+    except FileError as e:
+        raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                          f"nbhbench submit {workspace.name}") from None
+    with signals_held() as caught:
         try:
-            record = prepare_attempt(workspace, info, env, status)
-        except FileError as e:
-            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+            record["job_id"] = slurm.sbatch(record["job"], record["job_name"])
+        except slurm.Refused:
+            os.unlink(path)  # no job: the run is not submitted
+            raise
+        try:
+            write_json(path, record)
+        except FileError as e:  # the intent names the job: status and submit find it by its name
+            raise e.with_note(f"job {record['job_id']} of run {status.run_id} was submitted; its record gets the "
+                              f"job id at the next nbhbench status {workspace.name}; free space, then: "
                               f"nbhbench submit {workspace.name}") from None
-        record["job_id"] = slurm.sbatch(record["job"])
-        try:
-            write_json(workspace.record(status.run_id, record["attempt"]), record)
-        except FileError as e:  # a job nobody knows of would write results no record points to
-            try:
-                slurm.cancel(record["job_id"])
-            except slurm.Unreachable:
-                pass  # the note below still names the job
-            raise e.with_note(f"job {record['job_id']} of run {status.run_id} was cancelled again; free space, "
-                              f"then: nbhbench submit {workspace.name}") from None
-        print(f"{status.run_id}: submitted job {record['job_id']} "
-              f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
+    submitted.append(record["job_id"])
+    print(f"{status.run_id}: submitted job {record['job_id']} "
+          f"(attempt {record['attempt']}, {record['experiments']} experiments)", flush=True)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def cancel_never_starting(workspace, statuses):
@@ -338,16 +384,15 @@ def poll_seconds():
     return value
 
 
+@contextlib.contextmanager
 def lock(workspace):
-    """Holds the workspace's submit lock until the process ends: two submits
+    """Holds the workspace's submit lock while the block runs: two submits
     at once would both start the same runs."""
-    handle = open(workspace.path / ".submit.lock", "a+")
-    try:
-        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        raise NbhError(f"another nbhbench submit is running for {workspace.name}; "
-                       f"see nbhbench status {workspace.name}", EXIT_FAILED) from None
-    return handle
+    with submit_lock(workspace) as held:
+        if not held:
+            raise NbhError(f"another nbhbench submit is running for {workspace.name}; "
+                           f"see nbhbench status {workspace.name}", EXIT_FAILED)
+        yield
 
 
 def submit_due(workspace, info, env, resume, quiet=False):
@@ -370,6 +415,8 @@ def submit_due(workspace, info, env, resume, quiet=False):
 
 
 def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False):
+    if wait_for_end and poll is None:
+        poll = poll_seconds()  # a bad NBH_POLL_SECONDS is refused before anything is submitted
     info = workspace.info()
     check_ready(info)
     with lock(workspace):
@@ -381,7 +428,7 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=Fals
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
-        return summary(workspace, wait(workspace, poll or poll_seconds()))
+        return summary(workspace, wait(workspace, poll))
     return 0
 
 
@@ -394,7 +441,7 @@ def submit_rounds(workspace, info, env, record, wait_for_end, resume, poll):
         submit_due(workspace, info, env, resume, quiet=not first[0])  # later rounds always have runs due
         first[0] = False
         if info["scheduler"] == "slurm" and wait_for_end:
-            statuses = wait(workspace, poll or poll_seconds())
+            statuses = wait(workspace, poll)
         else:
             statuses = run_statuses(workspace)
         if info["scheduler"] == "local" or wait_for_end:

@@ -71,4 +71,7 @@ SEXP nbh_count_lines(SEXP file);
 /* cell_medians.c */
 SEXP nbh_cell_medians(SEXP value, SEXP first, SEXP runs, SEXP cells);
 
+/* exchange_paths.c */
+SEXP nbh_exchange_paths(SEXP a, SEXP b);
+
 #endif

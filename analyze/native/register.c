@@ -18,6 +18,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_cell_medians, 4),
     ROUTINE(nbh_store_new, 1),
     ROUTINE(nbh_cell_percentiles, 6),
+    ROUTINE(nbh_exchange_paths, 2),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

@@ -142,10 +142,19 @@ with_output_directory <- function(dir, build) {
   value
 }
 
-# Renames the complete directory STAGED to DIR, replacing DIR's earlier analysis.
+# Renames the complete directory STAGED to DIR, replacing DIR's earlier
+# analysis: swapped with it in one step (nbh_exchange_paths), so that DIR
+# holds an analysis at every moment, even if this process is killed; the
+# earlier one, now at STAGED, is removed after. Where the swap cannot be
+# had (no C compiler for the analyzer's routines, a file system without
+# RENAME_EXCHANGE), two renames, with DIR missing between them.
 publish_directory <- function(staged, dir) {
   old <- NULL
   if (dir.exists(dir)) {
+    swapped <- tryCatch(call_native("nbh_exchange_paths", staged, dir), error = function(e) {
+      output_error(dir, ": cannot replace the earlier analysis (", conditionMessage(e), ")")
+    })
+    if (isTRUE(swapped)) return(invisible(unlink(staged, recursive = TRUE)))
     old <- file.path(dirname(dir), sprintf(".%s.old-%d", basename(dir), Sys.getpid()))
     if (!file.rename(dir, old)) output_error(dir, ": cannot replace the earlier analysis")
   }

@@ -95,10 +95,16 @@ to_markdown <- function(blocks) {
 # A heading's text as the text of a Markdown link: brackets escaped.
 md_link_text <- function(x) gsub("([][])", "\\\\\\1", x)
 
+# Text for the page, in an element or in a quoted attribute (alt="..."):
+# archive values (library, parameter sets, graph files, campaign and
+# archive names) may hold any character, and none of them may end an
+# attribute or start a tag.
 html_escape <- function(x) {
   x <- gsub("&", "&amp;", x, fixed = TRUE)
   x <- gsub("<", "&lt;", x, fixed = TRUE)
-  gsub(">", "&gt;", x, fixed = TRUE)
+  x <- gsub(">", "&gt;", x, fixed = TRUE)
+  x <- gsub("\"", "&quot;", x, fixed = TRUE)
+  gsub("'", "&#39;", x, fixed = TRUE)
 }
 
 # Inline `code` spans, **bold** and *italics* of the Markdown paragraphs, in HTML.

@@ -90,6 +90,22 @@ test_that("an analysis replaces an earlier one whole, and a failed one leaves th
                class = "nbh_output_error")
 })
 
+test_that("replacing an analysis leaves one at its directory at every moment, killed or not", {
+  out <- file.path(tempfile("analysis-"), "out")
+  with_output_directory(out, function(dir) write_text_file("first", file.path(dir, "report.md")))
+  # A process killed right after its first rename of the two: here a
+  # file.rename that stops (as a kill would) once it has renamed.
+  assign("file.rename", function(from, to) {
+    base::file.rename(from, to)
+    stop("killed")
+  }, envir = globalenv())
+  on.exit(rm("file.rename", envir = globalenv()))
+  try(with_output_directory(out, function(dir) write_text_file("second", file.path(dir, "report.md"))),
+      silent = TRUE)
+  expect_equal(readLines(file.path(out, "report.md")), "second")
+  expect_equal(list.files(dirname(out), all.files = TRUE, no.. = TRUE), "out")
+})
+
 test_that("a plot or table cut short is found, though the device said nothing", {
   png <- tempfile(fileext = ".png")
   grDevices::png(png, type = "cairo")

@@ -1,4 +1,6 @@
 """campaign.conf, environment files and --set (gen/settings.py, gen/envfile.py)."""
+import shlex
+
 import pytest
 
 from gen import envfile, jobscript, settings
@@ -113,7 +115,8 @@ def test_release_environments_use_their_own_launcher_relative_to_the_project(lib
         assert env.mpicc == f"{{root}}/.mpi/{library}/bin/mpicc"
         assert env.launcher.startswith(f"{{root}}/.mpi/{library}/bin/mpi")
         assert "/work" not in envfile.find(f"{scheduler}-{library}").read_text()
-    assert envfile.build_info(f"local-{library}")[1] == f"{ROOT}/.mpi/{library}/bin/mpicc"
+    # a shell word (nbhbench-build runs it): the project's path quoted where it holds a space
+    assert shlex.split(envfile.build_info(f"local-{library}")[1]) == [f"{ROOT}/.mpi/{library}/bin/mpicc"]
     launcher = envfile.read_environment(f"local-{library}").launcher
     if library == "openmpi5":
         assert "--bind-to core:overload-allowed" in launcher and "OVERSUBSCRIBE" in launcher

@@ -9,6 +9,7 @@ steps, with LA tests in tests.csv, the break-even, the tail latencies and
 the report saying where it ran on one node."""
 import json
 import os
+import shlex
 import subprocess
 
 import pytest
@@ -51,7 +52,9 @@ LAUNCH = {
     "openmpi": ("mpirun.openmpi -np {np} --map-by ppr:2:node {build}/openmpi/nbh-kernel",
                 "export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 "
                 "OMPI_MCA_mpi_yield_when_idle=1 OMPI_MCA_pml=ob1 OMPI_MCA_topo=^treematch"),
-    "mpich": ("mpirun.mpich -np {np} -ppn 2 -genv LD_PRELOAD {build}/mpich/libnbh-yield.so {build}/mpich/nbh-kernel",
+    # The yield preload beside the kernel as $ORIGIN/...: ld.so splits
+    # LD_PRELOAD at spaces, which the project's path may hold.
+    "mpich": ("mpirun.mpich -np {np} -ppn 2 -genv LD_PRELOAD '$ORIGIN/libnbh-yield.so' {build}/mpich/nbh-kernel",
               "export HYDRA_IFACE=lo"),
 }
 
@@ -92,8 +95,9 @@ def test_every_edge_arrives_with_several_processes_per_node(slurm, library, tmp_
     for np_, nodes, graph in ((8, 4, "irregular.csv"), (4, 2, "small.csv")):
         text, counts[np_] = experiments(graph)
         (tmp_path / f"input{np_}.csv").write_text(text)
-        command = launcher.format(np=np_, build=ROOT / "build")
-        script = ["#!/bin/bash", setup, f"cd {tmp_path}", f"{command} -i input{np_}.csv -o run{np_} --validate"]
+        command = launcher.format(np=np_, build=shlex.quote(str(ROOT / "build")))  # a project path may hold a space
+        script = ["#!/bin/bash", setup, f"cd {shlex.quote(str(tmp_path))}",
+                  f"{command} -i input{np_}.csv -o run{np_} --validate"]
         (tmp_path / f"job{np_}.sh").write_text("\n".join(script) + "\n")
         job = subprocess.run(["sbatch", "--wait", "-N", str(nodes), "-n", str(np_), "--overcommit", "-t", "3",
                               "-o", str(tmp_path / f"job{np_}.out"), str(tmp_path / f"job{np_}.sh")],

@@ -4,13 +4,19 @@ the report of a real analysis, both libraries' progress-shim archives
 test_end_to_end_progress.py), must load every image, resolve every link
 inside the page, open with the verdict map, and filter and sort its
 violations table as violations.csv says; without JavaScript it still shows
-every row."""
+every row. Archive values that hold markup (a library, parameter set,
+campaign, graph or folder name with quotes and tags) show as text in every
+place they reach, alt="..." included, and run no script."""
+import json
+import os
+import subprocess
+
 import pytest
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import Select
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 from headless_chromium import chromium
-from workflow_testing import Bench, read_csv
+from workflow_testing import ROOT, Bench, read_csv
 
 LIBRARIES = ("openmpi", "mpich")
 VARIED = "msize"   # of every guideline of campaigns/progress-shim/assessment.conf
@@ -110,3 +116,90 @@ def test_without_javascript_every_row_is_there(analysis):
         rows = browser.find_elements(By.CSS_SELECTOR, 'table[data-explore="violations"] tbody tr')
         assert len(rows) == len(violations) and all(r.is_displayed() for r in rows)
         assert browser.find_element(By.CSS_SELECTOR, "figure#verdict-map img").get_property("naturalWidth") > 0
+
+
+# --- archive values that hold HTML: shown as text, never run ---------------
+
+# An archive made by tests/analyze/synthetic_archive.R with a placeholder in
+# each field that reaches the page; hostile() puts markup in their place.
+PLAIN_ARCHIVE = r"""
+source(file.path(Sys.getenv("NBH_ROOT"), "tests", "analyze", "synthetic_archive.R"))
+dir <- commandArgs(TRUE)[1]
+write_synthetic_archive(dir, synthetic_experiments("small", nrep = 10L), deployments = "1x4", nrun = 8L,
+  library = "LIBRARYX", param_sets = list(default = character(), SETX = c(coll_tuned_use_dynamic_rules = "VALUEX")),
+  campaign = "CAMPAIGNX", inputs = FALSE,
+  planted = list(list(where = list(op = "neighbor_allgather", msize = 1024), factor = 1.5)))
+g <- file.path(dir, "inputs", "graphs")
+dir.create(g, recursive = TRUE)
+writeLines(c("source,dest,count", "0,1,3", "1,0,3", "1,2,5", "2,1,5", "3,2,1"), file.path(g, "k.p4.s1.csv"))
+writeLines(c(paste(GRAPH_COLUMNS, collapse = ","), "GRAPHX,k.p4.s1.csv,4,PARTITIONX,1,64,352,5,0,1.25,2,0,4.25,8,7"),
+           file.path(g, "k.p4.s1.about.csv"))
+"""
+GRAPH_COLUMNS = ("graph", "file", "p", "partition", "partition_seed", "rows", "nonzeros", "edges", "degree_min",
+                 "degree_mean", "degree_max", "entries_min", "entries_mean", "entries_max", "edge_cut")
+# placeholder -> the field it stands for; each reaches the page (headings,
+# tables, lists, figure captions and their alt="..." attributes)
+FIELDS = {"ARCHIVEX": "archive", "LIBRARYX": "library", "SETX": "set", "VALUEX": "value", "CAMPAIGNX": "campaign",
+          "GRAPHX": "graph", "PARTITIONX": "partition", "synthetic-node": "host"}
+
+
+def hostile(field):
+    """Markup that runs script wherever it is not escaped: it ends a quoted
+    attribute (either quote), opens tags with handlers, and holds an entity
+    (without its ';', which separates hosts)."""
+    mark = f"window.nbhPwned='{field}'"
+    return f"""{field}" onload="{mark}" x='<img src=x onerror={mark}><svg onload={mark}>&amp"""
+
+
+def hostile_archive(folder):
+    """A synthetic archive whose library, parameter set and value, campaign,
+    hosts, graph and partition, and folder name hold hostile()."""
+    plain = folder / "ARCHIVEX"
+    subprocess.run(["Rscript", "--vanilla", "-e", PLAIN_ARCHIVE.replace("GRAPH_COLUMNS", "c(%s)" % ", ".join(
+                    f'"{c}"' for c in GRAPH_COLUMNS)), str(plain)],
+                   check=True, capture_output=True, timeout=120, env=dict(os.environ, NBH_ROOT=str(ROOT)))
+
+    def swap(text):
+        for placeholder, field in FIELDS.items():
+            text = text.replace(placeholder, hostile(field))
+        return text
+
+    def swap_json(value):
+        if isinstance(value, str):
+            return swap(value)
+        if isinstance(value, list):
+            return [swap_json(v) for v in value]
+        return {swap(k): swap_json(v) for k, v in value.items()} if isinstance(value, dict) else value
+
+    for path in plain.rglob("*"):
+        if path.suffix == ".json":
+            path.write_text(json.dumps(swap_json(json.loads(path.read_text()))))
+        elif path.suffix in (".csv", ".conf"):
+            path.write_text(swap(path.read_text()))  # no value holds a comma: no CSV quoting needed
+    archive = folder / swap("archive-ARCHIVEX")
+    plain.rename(archive)
+    return archive
+
+
+def test_archive_values_that_hold_markup_show_as_text_and_run_nothing(tmp_path):
+    archive = hostile_archive(tmp_path)
+    out = tmp_path / "analysis"
+    Bench(tmp_path).ok("analyze", archive, "--out", out, timeout=300)
+    with chromium() as browser:
+        browser.get((out / "report.html").as_uri())
+        WebDriverWait(browser, 30).until(lambda b: b.execute_script(
+            "return document.readyState === 'complete' && Array.from(document.images).every(i => i.complete);"))
+        page = browser.execute_script("""
+            return {ran: window.nbhPwned === undefined ? null : String(window.nbhPwned),
+                    injected: document.querySelectorAll('[onload], [onerror], svg, img:not(figure > img)').length,
+                    images: document.images.length, figures: document.querySelectorAll('figure').length,
+                    captions: Array.from(document.querySelectorAll('figure'),
+                                         f => [f.querySelector('img').alt, f.querySelector('figcaption').textContent]),
+                    text: document.body.textContent};""")
+    assert page["ran"] is None, f"script from the archive's {page['ran']} ran"
+    assert page["injected"] == 0 and page["images"] == page["figures"] >= 4
+    assert all(alt == caption for alt, caption in page["captions"]), "alt is the caption, whole"
+    for field in FIELDS.values():
+        assert hostile(field) in page["text"] or any(hostile(field) in alt for alt, _ in page["captions"]), \
+            f"the archive's {field} as text"
+    assert any(hostile("library") in alt for alt, _ in page["captions"]), "a value inside alt=\"...\""

@@ -98,11 +98,39 @@ def test_a_cut_experiment_is_left_out_but_is_no_damage(bench):
 
 def test_an_interrupted_submit_names_the_run_and_the_way_on(bench):
     bench.ok("generate", SLOW, "--set", "nrep=50")
-    submit = bench.start("submit", "slow")
+    # As under a caller that ignores Ctrl-C (bash -c 'make test &'): the
+    # submit the test interrupts must hear it all the same (Bench.start).
+    ignored = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        submit = bench.start("submit", "slow")
+    finally:
+        signal.signal(signal.SIGINT, ignored)
     record = bench.work / "slow" / "attempts" / "1x2-default-r001.a1.json"
     wait_until(lambda: record.exists() and "pid_start" in record.read_text(), 30, "the run starts")
     submit.send_signal(signal.SIGINT)
-    _, stderr = submit.communicate(timeout=60)
+    try:
+        _, stderr = submit.communicate(timeout=60)
+    finally:
+        if submit.poll() is None:  # it did not hear Ctrl-C: SIGTERM ends it and its run
+            submit.terminate()
+            submit.communicate(timeout=60)
     assert submit.returncode == 130
     assert stderr.strip() == ("nbhbench: interrupted: run 1x2-default-r001 attempt 1 stopped; its finished "
                               "experiments are kept; go on with: nbhbench submit --resume slow")
+
+
+def test_a_library_that_names_no_version_is_archived_and_analysed(bench):
+    """MPI_Get_library_version may say nothing: archive takes the run with an
+    empty library_version (it was an internal error), and analyze reads it."""
+    workspace = tiny(bench)
+    for run, version in ((RUN, ""), ("1x4-default-r002", None)):
+        prov = workspace.path / "results" / f"{run}.a1.prov.json"
+        data = json.loads(prov.read_text())
+        data["library_version"] = version
+        prov.write_text(json.dumps(data))
+    archived = bench("archive", "demo")
+    assert archived.returncode == 0 and "internal error" not in archived.stderr, archived.stderr
+    archive = archived.stdout.strip().splitlines()[-1]
+    assert [r["library_version"] for r in read_csv(f"{archive}/runs.csv")] == ["", ""]
+    analysed = bench("analyze", archive, "--no-plots", "--out", bench.work.parent / "analysis")
+    assert analysed.returncode == 0, analysed.stderr

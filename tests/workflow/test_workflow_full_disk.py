@@ -1,11 +1,18 @@
-"""A disk that fills up during submit, archive and analyze (docs/robustness.md):
-one clear line naming the path and "No space left on device", no
-half-written file, and once there is space again the step completes with
-every experiment (resume after submit)."""
+"""A disk that fills up during submit, archive, analyze and an adaptive
+campaign's look (docs/robustness.md): one clear line naming the path and
+"No space left on device", no half-written file, and once there is space
+again the step completes with every experiment (resume after submit)."""
+import os
 import shutil
+import subprocess
 import threading
 import time
+import types
 
+import pytest
+
+from gen.errors import NbhError
+from workflow.adaptive import run_look
 from workflow_testing import ROOT, Bench, read_csv
 
 FILL = ROOT / "tests" / "workflow" / "campaigns" / "fill"
@@ -135,3 +142,40 @@ def test_a_disk_full_during_analyze_leaves_out_dir_as_it_was(small_fs, tmp_path)
     small_fs.free()
     bench.ok("analyze", archive, *options)
     assert sorted(p for p in out.rglob("*") if p.is_file()) == sorted(earlier)
+
+
+def test_a_disk_full_during_an_adaptive_look_is_one_line_never_a_cut_needed_csv(small_fs, tmp_path):
+    """The look of an adaptive campaign (analyze/adaptive_look.R) on a view
+    with thousands of open tests; its folder on a disk with room for
+    tests.csv and two pages more: needed.csv, 14 pages, is cut by the disk,
+    and the look says so (exit 4, one line naming it) instead of handing a
+    shorter list of experiments to the next round."""
+    view = tmp_path / "view"
+    subprocess.run(["Rscript", "--vanilla", "-e", 'source("tests/analyze/synthetic_archive.R"); '
+                    'write_synthetic_archive(commandArgs(TRUE)[1], synthetic_experiments("nbhcoll", nrep = 5L), '
+                    'deployments = "1x4", nrun = 3L, inputs = FALSE, run_sd = 0.3, '
+                    'assessment = synthetic_assessment("nbhcoll"))', str(view)],
+                   check=True, capture_output=True, cwd=ROOT, timeout=120, env=dict(os.environ, NBH_ROOT=str(ROOT)))
+
+    def look(out):
+        out.mkdir()
+        return subprocess.run(["Rscript", "--vanilla", str(ROOT / "analyze" / "adaptive_look.R"), f"--out={out}",
+                               "--hold-ratio=1.03", "--", str(view)], capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, NBH_ROOT=str(ROOT)))
+    whole = tmp_path / "whole"
+    assert look(whole).returncode == 0
+    tests, needed = ((whole / name).stat().st_size for name in ("tests.csv", "needed.csv"))
+    assert needed > 3 * 4096, "needed.csv is longer than the room left for it"
+
+    small_fs.fill(-(-tests // 4096) * 4096 + 2 * 4096)
+    out = small_fs.path / "look"
+    failed = look(out)
+    assert failed.returncode == 4, failed.stderr
+    assert failed.stderr == f"nbhbench: {out}/needed.csv: No space left on device\n"
+    # submit stops the rounds there, as on any full disk: exit 74, the way on
+    shutil.rmtree(out)
+    with pytest.raises(NbhError) as stopped:
+        run_look(types.SimpleNamespace(name="adaptive"), view, out=out)
+    assert stopped.value.code == 74 and str(stopped.value) == (
+        f"adaptive: the look could not write its files: {out}/needed.csv: No space left on device; "
+        "free space, then: nbhbench submit adaptive")

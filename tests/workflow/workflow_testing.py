@@ -3,6 +3,7 @@ work and archive folder (Bench), and readers of what it writes."""
 import csv
 import os
 import pathlib
+import signal
 import subprocess
 import time
 
@@ -27,8 +28,11 @@ class Bench:
                               timeout=timeout, env=self.env)
 
     def start(self, *args):
+        """./nbhbench ARGS started, to be interrupted: Ctrl-C (SIGINT) reaches
+        it even where the tests' caller ignores it (a background job of a
+        non-interactive shell, `bash -c 'make test &'`, passes SIG_IGN on)."""
         return subprocess.Popen([str(ROOT / "nbhbench"), *map(str, args)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=self.env)
+                                stderr=subprocess.PIPE, text=True, env=self.env, preexec_fn=default_sigint)
 
     def ok(self, *args, timeout=300):
         result = self(*args, timeout=timeout)
@@ -47,6 +51,10 @@ class Bench:
     def archive(self, name):
         result = self.ok("archive", name)
         return pathlib.Path(result.stdout.strip().splitlines()[-1]), result
+
+
+def default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def read_csv(path):
