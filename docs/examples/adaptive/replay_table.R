@@ -1,0 +1,41 @@
+# replay.txt (bench/adaptive/replay.R's "key value" lines) as one row per
+# replayed archive and design, the table docs/examples/adaptive/README.md
+# quotes and claims.csv checks (run from the project's root):
+#   Rscript docs/examples/adaptive/replay_table.R REPLAY.txt OUT.csv
+# Each row names the archive by its folder, the first round and step, the
+# hold ratio and the test's method, then the counts replay.R printed.
+suppressPackageStartupMessages(library(data.table))
+args <- commandArgs(TRUE)
+lines <- trimws(grep("^#", readLines(args[1]), value = TRUE, invert = TRUE))
+lines <- lines[nzchar(lines)]
+key <- sub(" .*", "", lines)
+value <- sub("^[^ ]+ ?", "", lines)
+# The integers of TEXT in order, its "(50.0 %)" left out (thousands are
+# written without separators).
+ints <- function(text) {
+  text <- gsub("\\([0-9.]+ %\\)", "", text)
+  as.integer(regmatches(text, gregexpr("[0-9]+", text))[[1]])
+}
+blocks <- split(seq_along(lines), cumsum(key == "archive"))
+rows <- rbindlist(lapply(blocks, function(i) {
+  v <- setNames(value[i], key[i])
+  design <- ints(sub(":.*", "", v[["design"]]))
+  runs <- ints(v[["runs"]])
+  experiment_runs <- ints(v[["experiment_runs"]])
+  decided <- ints(v[["decided"]])
+  agree <- ints(v[["agree"]])
+  violations <- ints(v[["violations"]])
+  data.table(archive = basename(v[["archive"]]), first_round = design[1], step = design[2], up_to = design[3],
+             hold_ratio = as.numeric(sub(".*hold ratio ([0-9.]+);.*", "\\1", v[["design"]])),
+             method = sub(".*; method ", "", v[["design"]]),
+             runs = runs[1], fixed_runs = runs[2], runs_pct = round(100 * runs[1] / runs[2], 1),
+             experiment_runs = experiment_runs[1], fixed_experiment_runs = experiment_runs[2],
+             experiment_runs_pct = round(100 * experiment_runs[1] / experiment_runs[2], 1),
+             tests = decided[2], decided = decided[1], decided_pct = round(100 * decided[1] / decided[2], 1),
+             violated = decided[3], holds = decided[4], open = decided[5],
+             agree = agree[1], agree_pct = round(100 * agree[1] / max(agree[2], 1L), 1),
+             violated_fixed = violations[2], violated_found = violations[1], violated_missed = violations[3],
+             violated_not_fixed = violations[4], flipped = ints(v[["flipped"]])[1])
+}))
+fwrite(rows, args[2])
+print(rows)
