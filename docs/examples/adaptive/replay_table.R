@@ -3,7 +3,8 @@
 # quotes and claims.csv checks (run from the project's root):
 #   Rscript docs/examples/adaptive/replay_table.R REPLAY.txt OUT.csv
 # Each row names the archive by its folder, the first round and step, the
-# hold ratio and the test's method, then the counts replay.R printed.
+# hold ratio, the looks' rule for violated and the test's method (before replay.R printed it, the
+# analyzer's only one: unpaired), then the counts replay.R printed.
 suppressPackageStartupMessages(library(data.table))
 args <- commandArgs(TRUE)
 lines <- trimws(grep("^#", readLines(args[1]), value = TRUE, invert = TRUE))
@@ -26,8 +27,9 @@ rows <- rbindlist(lapply(blocks, function(i) {
   agree <- ints(v[["agree"]])
   violations <- ints(v[["violations"]])
   data.table(archive = basename(v[["archive"]]), first_round = design[1], step = design[2], up_to = design[3],
-             hold_ratio = as.numeric(sub(".*hold ratio ([0-9.]+);.*", "\\1", v[["design"]])),
-             method = sub(".*; method ", "", v[["design"]]),
+             hold_ratio = as.numeric(sub(".*hold ratio ([0-9.]*[0-9]).*", "\\1", v[["design"]])),
+             rule = if (grepl("bonferroni", v[["design"]])) "bonferroni" else sub(".*violated: ([a-z-]+) spending.*", "\\1", v[["design"]]),
+             method = if (grepl("; method ", v[["design"]])) sub(".*; method ", "", v[["design"]]) else "unpaired",
              runs = runs[1], fixed_runs = runs[2], runs_pct = round(100 * runs[1] / runs[2], 1),
              experiment_runs = experiment_runs[1], fixed_experiment_runs = experiment_runs[2],
              experiment_runs_pct = round(100 * experiment_runs[1] / experiment_runs[2], 1),
@@ -35,7 +37,7 @@ rows <- rbindlist(lapply(blocks, function(i) {
              violated = decided[3], holds = decided[4], open = decided[5],
              agree = agree[1], agree_pct = round(100 * agree[1] / max(agree[2], 1L), 1),
              violated_fixed = violations[2], violated_found = violations[1], violated_missed = violations[3],
-             violated_not_fixed = violations[4], flipped = ints(v[["flipped"]])[1])
+             violated_not_fixed = violations[4], flipped = if ("flipped" %in% names(v)) ints(v[["flipped"]])[1] else NA_integer_)
 }))
 fwrite(rows, args[2])
 print(rows)
