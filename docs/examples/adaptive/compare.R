@@ -9,20 +9,26 @@
 # of ANALYSIS (all tests, and the A/A self-check's twin tests among them),
 # and how many of its decided tests (violated or holds) have the same
 # decision in FIXED_ANALYSIS (the same campaign run fixed at nrun_max).
+# Those that do not are listed in disagreements.csv beside OUT.csv (NAME,
+# the test, both decisions, ratios and intervals).
 suppressPackageStartupMessages(library(data.table))
 args <- commandArgs(TRUE)
 out <- args[1]
 groups <- split(args[-1], cumsum(args[-1] == "--"))
 seconds <- function(t) as.numeric(as.POSIXct(t, format = "%Y-%m-%dT%H:%M:%SZ", tz = "UTC"))
+disagreements <- list()
 rows <- rbindlist(lapply(groups, function(g) {
   g <- g[g != "--"]
   tests <- fread(file.path(g[2], "tests.csv"), na.strings = "")
   fixed <- fread(file.path(g[3], "tests.csv"), na.strings = "")
   # A test is its guideline and its parameters (every column from relation to b_params).
-  keys <- c("guideline_no", names(tests)[seq(match("relation", names(tests)), match("b_params", names(tests)))])
-  both <- merge(tests[, c(keys, "decision"), with = FALSE], fixed[, c(keys, "decision"), with = FALSE],
+  keys <- c("guideline_no", "tag", names(tests)[seq(match("relation", names(tests)), match("b_params", names(tests)))])
+  shown <- c("decision", "ratio", "ratio_ci_low", "ratio_ci_high")
+  both <- merge(tests[, c(keys, shown), with = FALSE], fixed[, c(keys, shown), with = FALSE],
                 by = keys, suffixes = c("", "_fixed"))
   decided <- both[decision != "open"]
+  disagreements[[g[1]]] <<- decided[decision != decision_fixed,
+                                    c(keys, shown, paste0(shown, "_fixed")), with = FALSE][, name := g[1]]
   archives <- g[-(1:3)]
   runs <- rbindlist(lapply(archives, function(a) {
     fread(file.path(a, "runs.csv"), select = c("run_id", "deployment", "param_set", "run", "round", "experiments_total"))
@@ -56,4 +62,7 @@ rows <- rbindlist(lapply(groups, function(g) {
              violated_both = sum(both$decision == "violated" & both$decision_fixed == "violated"))
 }))
 fwrite(rows, out)
+differ <- rbindlist(disagreements, fill = TRUE)
+if (nrow(differ)) setcolorder(differ, "name")
+fwrite(differ, file.path(dirname(out), "disagreements.csv"))
 print(rows)
