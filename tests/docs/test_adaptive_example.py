@@ -19,6 +19,8 @@ ANALYSES = {
     "demo fixed, 30 runs, hold ratio 1.03": ("demo/fixed", "demo/fixed"),
     "demo adaptive, hold ratio 1.2": ("demo/adaptive-hold1.2", "demo/fixed-hold1.2"),
     "demo fixed, 30 runs, hold ratio 1.2": ("demo/fixed-hold1.2", "demo/fixed-hold1.2"),
+    "progress adaptive, hold ratio 1.03": ("progress/adaptive", "progress/fixed"),
+    "progress fixed, 20 runs, hold ratio 1.03": ("progress/fixed", "progress/fixed"),
 }
 
 
@@ -40,7 +42,7 @@ def decisions(folder):
     parameters (tests.csv's columns from relation to b_params, as compare.R)."""
     tests = rows(HERE / folder / "tests.csv")
     names = list(tests[0])
-    keys = ["guideline_no"] + names[names.index("relation"):names.index("b_params") + 1]
+    keys = ["guideline_no", "tag"] + names[names.index("relation"):names.index("b_params") + 1]
     return {tuple(t[k] for k in keys): t["decision"] for t in tests}
 
 
@@ -64,29 +66,42 @@ def test_the_analyses_are_paired_and_the_adaptive_ones_spend_error():
         assert {t["method"] for t in tests} == {"paired"}, name
         looks = {float(t["p_look"]) for t in tests}
         if "adaptive" in name:
-            # O'Brien-Fleming-type spending of 0.001 over 5 looks at 10..30 of 30 runs:
-            # every test's last look is below the fixed design's p, none at Bonferroni's 0.0002.
-            assert max(looks) < 0.001 and 0.0002 not in looks, name
+            # O'Brien-Fleming-type spending of 0.001 over the looks at 10, 15, ... of nrun_max runs:
+            # every test's last look is below the fixed design's p, none at Bonferroni's 0.001 / looks.
+            assert max(looks) < 0.001 and not looks & {0.0002, 0.001 / 3}, name
             assert all(float(t["ci_level_look"]) > 0.95 for t in tests), name
             assert "O'Brien-Fleming" in (HERE / analysis / "report.md").read_text(), name
         else:
             assert looks == {0.001}, name
 
 
-def test_the_demo_table_is_comparison_csv():
+def test_the_demo_and_progress_tables_are_comparison_csv():
     table = comparison()
     seen = 0
-    for cells in markdown_table(TEXT, "## 1. The demo"):
-        r = table["demo " + cells[0]]
-        assert numbers(cells[1])[:2] == [int(r["runs"]), int(r["fixed_runs"])]
-        assert numbers(cells[2])[:3] == [int(r["experiment_runs"]), int(r["fixed_experiment_runs"]),
-                                         int(r["experiment_runs_pct"])]
-        assert numbers(cells[3]) == [int(r["wall_seconds"])]
-        assert [cells[4], cells[5], cells[6]] == [r["violated"], r["holds"], r["open"]]
-        if cells[7]:
-            assert numbers(cells[7]) == [int(r["decided_same_as_fixed"]), int(r["decided"])]
-        seen += 1
+    for heading, campaign in (("## 1. The demo", "demo "), ("## 2. The progress", "progress ")):
+        for cells in markdown_table(TEXT, heading):
+            check_row(cells, table[campaign + cells[0]])
+            seen += 1
     assert seen == len(table)
+
+
+def check_row(cells, r):
+    """A row of the demo's or the progress rehearsal's table is its row of comparison.csv."""
+    assert numbers(cells[1])[:2] == [int(r["runs"]), int(r["fixed_runs"])]
+    assert numbers(cells[2])[:3] == [int(r["experiment_runs"]), int(r["fixed_experiment_runs"]),
+                                     int(r["experiment_runs_pct"])]
+    assert numbers(cells[3]) == [int(r["wall_seconds"])]
+    assert [cells[4], cells[5], cells[6]] == [r["violated"], r["holds"], r["open"]]
+    if cells[7]:
+        assert numbers(cells[7]) == [int(r["decided_same_as_fixed"]), int(r["decided"])]
+
+
+def test_disagreements_csv_lists_the_decided_tests_that_differ():
+    differ = rows(HERE / "disagreements.csv")
+    for name, r in comparison().items():
+        listed = [d for d in differ if d["name"] == name]
+        assert len(listed) == int(r["decided"]) - int(r["decided_same_as_fixed"]), name
+        assert all(d["decision"] != "open" and d["decision"] != d["decision_fixed"] for d in listed)
 
 
 def replay_txt(path):
@@ -119,7 +134,7 @@ def test_replay_csv_is_replay_txt():
 def test_the_replay_table_is_replay_csv():
     table = {(r["archive"], r["first_round"], r["step"], r["hold_ratio"]): r for r in rows(HERE / "replay.csv")}
     seen = 0
-    for cells in markdown_table(TEXT, "## 2. The rule replayed"):
+    for cells in markdown_table(TEXT, "## 3. The rule replayed"):
         first, step = (str(int(x)) for x in numbers(cells[1])[:2])
         r = table[(cells[0].strip("`"), first, step, cells[2])]
         assert numbers(cells[3])[:3] == [int(r["runs"]), int(r["fixed_runs"]), round(float(r["runs_pct"]))]
