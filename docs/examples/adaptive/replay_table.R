@@ -36,7 +36,8 @@ rows <- rbindlist(lapply(blocks, function(i) {
   }
   data.table(archive = basename(v[["archive"]]), first_round = design[1], step = design[2], up_to = design[3],
              hold_ratio = as.numeric(sub(".*hold ratio ([0-9.]*[0-9]).*", "\\1", v[["design"]])),
-             rule = if (grepl("bonferroni", v[["design"]])) "bonferroni" else sub(".*violated: ([a-z-]+) spending.*", "\\1", v[["design"]]),
+             rule = if (grepl("bonferroni", v[["design"]])) "bonferroni"
+                    else sub(".*violated: ([a-z-]+) spending.*", "\\1", v[["design"]]),
              method = if (grepl("; method ", v[["design"]])) sub(".*; method ", "", v[["design"]]) else "unpaired",
              p_look_min = p_looks[1], p_look_max = p_looks[2],
              runs = runs[1], fixed_runs = runs[2], runs_pct = round(100 * runs[1] / runs[2], 1),
@@ -47,7 +48,9 @@ rows <- rbindlist(lapply(blocks, function(i) {
              agree = agree[1], agree_pct = round(100 * agree[1] / max(agree[2], 1L), 1),
              violated_fixed = violations[2], violated_found = violations[1], violated_missed = violations[3],
              violated_not_fixed = violations[4],
-             open_first_look = if ("looks" %in% names(v)) as.integer(sub("^1: [^;]*, ([0-9]+) open.*", "\\1", v[["looks"]])) else NA_integer_, flipped = if ("flipped" %in% names(v)) ints(v[["flipped"]])[1] else NA_integer_)
+             open_first_look = if ("looks" %in% names(v)) as.integer(sub("^1: [^;]*, ([0-9]+) open.*", "\\1", v[["looks"]]))
+                               else NA_integer_,
+             flipped = if ("flipped" %in% names(v)) ints(v[["flipped"]])[1] else NA_integer_)
 }))
 fwrite(rows, args[2])
 print(rows)
