@@ -1,6 +1,9 @@
-"""docs/examples/adaptive/README.md quotes the files beside it: the demo's
-table is comparison.csv, the replay tables are replay.txt, and the
-progress rehearsal's decisions are its summary.csv."""
+"""docs/examples/adaptive/README.md quotes the files beside it, and those
+files are what they say: comparison.csv is the analyses' tests.csv counted
+again, the analyses are today's design (paired tests, error spending over
+the looks of the adaptive ones), replay.csv is replay.txt, and the README's
+tables are comparison.csv, replay.csv and the first publication's
+2026-11-24/comparison.csv."""
 import csv
 import pathlib
 import re
@@ -10,16 +13,101 @@ from markdown_tables import markdown_table
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = ROOT / "docs" / "examples" / "adaptive"
 TEXT = (HERE / "README.md").read_text()
+# comparison.csv's rows: the analysis each counts and the fixed design's it is compared with.
+ANALYSES = {
+    "demo adaptive, hold ratio 1.03": ("demo/adaptive", "demo/fixed"),
+    "demo fixed, 30 runs, hold ratio 1.03": ("demo/fixed", "demo/fixed"),
+    "demo adaptive, hold ratio 1.2": ("demo/adaptive-hold1.2", "demo/fixed-hold1.2"),
+    "demo fixed, 30 runs, hold ratio 1.2": ("demo/fixed-hold1.2", "demo/fixed-hold1.2"),
+    "progress adaptive, hold ratio 1.03": ("progress/adaptive", "progress/fixed"),
+    "progress fixed, 20 runs, hold ratio 1.03": ("progress/fixed", "progress/fixed"),
+}
+
+
+def rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
 def numbers(cell):
     return [float(x.replace(" ", "")) for x in re.findall(r"\d[\d ]*\.?\d*", cell)]
 
 
-def replays():
-    """The replay.txt blocks: [{key: text}] in file order."""
+def comparison():
+    return {r["name"]: r for r in rows(HERE / "comparison.csv")}
+
+
+def decisions(folder):
+    """{test: decision} of an analysis; a test is its guideline and its
+    parameters (tests.csv's columns from relation to b_params, as compare.R)."""
+    tests = rows(HERE / folder / "tests.csv")
+    names = list(tests[0])
+    keys = ["guideline_no", "tag"] + names[names.index("relation"):names.index("b_params") + 1]
+    return {tuple(t[k] for k in keys): t["decision"] for t in tests}
+
+
+def test_comparison_csv_counts_the_analyses():
+    table = comparison()
+    assert set(table) == set(ANALYSES)
+    for name, (analysis, fixed) in ANALYSES.items():
+        r, mine, theirs = table[name], decisions(analysis), decisions(fixed)
+        assert mine.keys() == theirs.keys(), name
+        counted = {d: sum(v == d for v in mine.values()) for d in ("violated", "holds", "open")}
+        assert [int(r["violated"]), int(r["holds"]), int(r["open"])] == list(counted.values()), name
+        assert int(r["tests"]) == len(mine)
+        decided = [k for k, d in mine.items() if d != "open"]
+        assert int(r["decided"]) == len(decided)
+        assert int(r["decided_same_as_fixed"]) == sum(mine[k] == theirs[k] for k in decided), name
+
+
+def test_the_analyses_are_paired_and_the_adaptive_ones_spend_error():
+    for name, (analysis, _) in ANALYSES.items():
+        tests = rows(HERE / analysis / "tests.csv")
+        assert {t["method"] for t in tests} == {"paired"}, name
+        looks = {float(t["p_look"]) for t in tests}
+        if "adaptive" in name:
+            # O'Brien-Fleming-type spending of 0.001 over the looks at 10, 15, ... of nrun_max runs:
+            # every test's last look is below the fixed design's p, none at Bonferroni's 0.001 / looks.
+            assert max(looks) < 0.001 and not looks & {0.0002, 0.001 / 3}, name
+            assert all(float(t["ci_level_look"]) > 0.95 for t in tests), name
+            assert "O'Brien-Fleming" in (HERE / analysis / "report.md").read_text(), name
+        else:
+            assert looks == {0.001}, name
+
+
+def test_the_demo_and_progress_tables_are_comparison_csv():
+    table = comparison()
+    seen = 0
+    for heading, campaign in (("## 1. The demo", "demo "), ("## 2. The progress", "progress ")):
+        for cells in markdown_table(TEXT, heading):
+            check_row(cells, table[campaign + cells[0]])
+            seen += 1
+    assert seen == len(table)
+
+
+def check_row(cells, r):
+    """A row of the demo's or the progress rehearsal's table is its row of comparison.csv."""
+    assert numbers(cells[1])[:2] == [int(r["runs"]), int(r["fixed_runs"])]
+    assert numbers(cells[2])[:3] == [int(r["experiment_runs"]), int(r["fixed_experiment_runs"]),
+                                     int(r["experiment_runs_pct"])]
+    assert numbers(cells[3]) == [int(r["wall_seconds"])]
+    assert [cells[4], cells[5], cells[6]] == [r["violated"], r["holds"], r["open"]]
+    if cells[7]:
+        assert numbers(cells[7]) == [int(r["decided_same_as_fixed"]), int(r["decided"])]
+
+
+def test_disagreements_csv_lists_the_decided_tests_that_differ():
+    differ = rows(HERE / "disagreements.csv")
+    for name, r in comparison().items():
+        listed = [d for d in differ if d["name"] == name]
+        assert len(listed) == int(r["decided"]) - int(r["decided_same_as_fixed"]), name
+        assert all(d["decision"] != "open" and d["decision"] != d["decision_fixed"] for d in listed)
+
+
+def replay_txt(path):
+    """replay.txt's blocks as {key: text}, in file order."""
     blocks = []
-    for line in (HERE / "replay.txt").read_text().splitlines():
+    for line in path.read_text().splitlines():
         key, _, value = line.partition(" ")
         if key == "archive":
             blocks.append({})
@@ -28,44 +116,48 @@ def replays():
     return blocks
 
 
-def test_the_demo_table_is_comparison_csv():
-    with open(HERE / "comparison.csv", newline="") as f:
-        rows = {r["name"].replace("demo ", "").replace("30 runs, ", ""): r for r in csv.DictReader(f)}
+def test_replay_csv_is_replay_txt():
+    for folder in (HERE, HERE / "2026-11-24"):
+        blocks, table = replay_txt(folder / "replay.txt"), rows(folder / "replay.csv")
+        assert len(blocks) == len(table) > 0
+        for b, r in zip(blocks, table):
+            assert pathlib.PurePath(b["archive"]).name == r["archive"]
+            assert numbers(b["runs"])[:2] == [int(r["runs"]), int(r["fixed_runs"])]
+            assert numbers(b["experiment_runs"])[:2] == [int(r["experiment_runs"]), int(r["fixed_experiment_runs"])]
+            decided = numbers(b["decided"])
+            assert decided[:2] + decided[3:6] == [int(r[k]) for k in ("decided", "tests", "violated", "holds", "open")]
+            assert numbers(b["agree"])[:2] == [int(r["agree"]), int(r["decided"])]
+            assert numbers(b["violations"])[:3] == [int(r[k]) for k in ("violated_found", "violated_fixed",
+                                                                         "violated_missed")]
+
+
+def test_the_replay_table_is_replay_csv():
+    table = {(r["archive"], r["first_round"], r["step"], r["hold_ratio"]): r for r in rows(HERE / "replay.csv")}
     seen = 0
-    for cells in markdown_table(TEXT, "## 1. The demo"):
-        r = rows[cells[0].replace("30 runs, ", "")]
-        assert numbers(cells[1])[0] == int(r["experiment_runs"])
-        assert numbers(cells[2]) == [int(r["kernel_seconds"])] and numbers(cells[3]) == [int(r["wall_seconds"])]
-        assert [cells[4], cells[5], cells[6]] == [r["violated"], r["holds"], r["open"]]
-        if cells[7]:
-            assert numbers(cells[7]) == [int(r["decided_same_as_fixed"]), int(r["decided"])]
+    for cells in markdown_table(TEXT, "## 3. The rule replayed"):
+        first, step = (str(int(x)) for x in numbers(cells[1])[:2])
+        r = table[(cells[0].strip("`"), first, step, cells[2])]
+        assert numbers(cells[3])[:3] == [int(r["runs"]), int(r["fixed_runs"]), round(float(r["runs_pct"]))]
+        assert numbers(cells[4])[:3] == [int(r["experiment_runs"]), int(r["fixed_experiment_runs"]),
+                                         round(float(r["experiment_runs_pct"]))]
+        assert numbers(cells[5])[:2] == [int(r["decided"]), int(r["tests"])]
+        assert numbers(cells[6])[:2] == [int(r["agree"]), int(r["decided"])]
+        assert numbers(cells[7])[:2] == [int(r["violated_found"]), int(r["violated_fixed"])]
         seen += 1
-    assert seen == 4
+    assert seen == len(table)
 
 
-def test_the_replay_tables_are_replay_txt():
-    blocks = replays()
-    synthetic = [b for b in blocks if "nbhcoll-study" in b["archive"]]
-    for cells, b in zip(markdown_table(TEXT, "## 3. make bench"), synthetic):
-        assert numbers(cells[1])[:2] == numbers(b["runs"])[:2]
-        assert numbers(cells[2])[:2] == numbers(b["experiment_runs"])[:2]
-        assert numbers(cells[3])[:2] == numbers(b["decided"])[:2]
-        assert numbers(cells[5])[:2] == numbers(b["violations"])[:2]
-    progress = [b for b in blocks if "progress-openmpi" in b["archive"]]
-    rows = markdown_table(TEXT, "## 2. The progress rehearsal")
-    assert len(rows) == len(progress) == 3
-    for cells, b in zip(rows, progress):
-        assert f"hold ratio {cells[0]}" in b["design"]
-        for cell, key in ((cells[1], "experiment_runs"), (cells[2], "decided")):
-            quoted, replayed = numbers(cell), numbers(b[key])
-            assert quoted[0] == replayed[0] and quoted[-1] == replayed[2], (cell, b[key])   # count and percent
-        assert numbers(cells[3])[:2] == numbers(b["agree"])[:2]
-        assert numbers(cells[4])[:2] == numbers(b["violations"])[:2]
-
-
-def test_the_progress_decisions_are_its_summary():
-    with open(HERE / "progress" / "adaptive" / "summary.csv", newline="") as f:
-        rows = list(csv.DictReader(f))
-    counts = [sum(int(r[k]) for r in rows) for k in ("n_vio_tests", "n_holds_tests", "n_open_tests", "n_tests")]
-    assert counts == [40, 16, 694, 750]
-    assert "with 40 tests violated, 16 holding, 694 open" in TEXT.replace("\n", " ")
+def test_the_first_publication_is_its_comparison_csv():
+    old = {r["name"]: r for r in rows(HERE / "2026-11-24" / "comparison.csv")}
+    new = comparison()
+    # The first comparison.csv has no fixed_experiment_runs: the fixed design's own experiment runs.
+    old_fixed = int(old["demo fixed, 30 runs, hold ratio 1.03"]["experiment_runs"])
+    seen = 0
+    for cells in markdown_table(TEXT, "## What changed"):
+        name = "demo " + cells[0]
+        for cell, r, fixed in ((cells[1], old[name], old_fixed),
+                               (cells[2], new[name], int(new[name]["fixed_experiment_runs"]))):
+            assert numbers(cell)[:5] == [int(r["experiment_runs"]), fixed, int(r["violated"]), int(r["holds"]),
+                                         int(r["open"])], (name, cell)
+        seen += 1
+    assert seen == len(old)
