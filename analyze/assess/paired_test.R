@@ -54,7 +54,7 @@ paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
     setorderv(both, c("test", "unit"))
   }
   s <- signed_rank_test(list(test = both$test, value = both$d), nrow(tests), level)
-  runs <- both[, .(runs = uniqueN(run_of_unit[unit])), keyby = test]
+  runs <- unique(data.table(test = both$test, run = run_of_unit[both$unit]))[, .(runs = .N), keyby = test]
   out <- data.table(test = tests$test, pairs = s$n, runs = 0L, ratio = exp(s$estimate),
                     ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater,
                     p_b = s$p_less)
