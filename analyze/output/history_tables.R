@@ -30,9 +30,14 @@ write_history_tables <- function(result, settings, dir) {
                  stats[, .(runs, median_us, p50_us, p90_us, p99_us)])
   write_table_file(table, file.path(dir, "cells.csv"))
   of_run <- match(m$run, runs$run_key)
-  write_table_file(data.table(cell = m$cell, archive = runs$archive_name[of_run], run_id = runs$run_id[of_run],
-                              median_us = m$median * 1e6, p90_us = m$p90 * 1e6, p99_us = m$p99 * 1e6,
-                              n = m$n, n_kept = m$n_kept)[order(cell, archive, run_id)],
+  # Rows by cell, archive and run id: the runs ranked by name once (as
+  # order() ranks strings, in C locale), then the rows by two integers.
+  run_rank <- integer(nrow(runs))
+  run_rank[order(runs$archive_name, runs$run_id, method = "radix")] <- seq_len(nrow(runs))
+  o <- order(m$cell, run_rank[of_run], method = "radix")
+  write_table_file(data.table(cell = m$cell[o], archive = runs$archive_name[of_run[o]], run_id = runs$run_id[of_run[o]],
+                              median_us = m$median[o] * 1e6, p90_us = m$p90[o] * 1e6, p99_us = m$p99[o] * 1e6,
+                              n = m$n[o], n_kept = m$n_kept[o]),
                    file.path(dir, "run_medians.csv"))
   write_table_file(data.table(archive = vapply(result$archives, `[[`, "", "name"),
                               directory = vapply(result$archives, function(a) normalizePath(a$dir), "")),
