@@ -34,13 +34,7 @@ MAX_PAIRED_UNITS <- 1000L
 # both sides have), runs (the runs they belong to), ratio, ratio_ci_low,
 # ratio_ci_high (a over b), p_a (a slower), p_b (b slower)).
 paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
-  a <- values[tests[, .(test, cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
-              .(test = i.test, unit = x.run, a = x.median)]
-  b <- values[tests[, .(test, cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
-              .(test = i.test, unit = x.run, b = x.median)]
-  both <- a[b, on = c("test", "unit"), nomatch = NULL]
-  setorderv(both, c("test", "unit"))
-  both[, d := log(a / b)]
+  both <- paired_differences(tests, values)
   # The exact test counts 2^n sign assignments in doubles: at most
   # MAX_PAIRED_UNITS units a test. A test with more (over 100 runs of 10
   # rounds) is tested on its runs: each run's median of its rounds' log
@@ -60,6 +54,27 @@ paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
                     p_b = s$p_less)
   out[runs, on = "test", runs := i.runs]
   out[]
+}
+
+# The units both cells of each test have: data.table(test, unit, a, b, d =
+# log(a / b)) by test and unit. In C (paired_differences.c) where VALUES
+# is keyed by cell and unit and the tests come in order, else by joins.
+paired_differences <- function(tests, values) {
+  if (identical(key(values)[1:2], c("cell", "run")) && is.integer(values$run) &&
+      !is.unsorted(tests$test, strictly = TRUE)) {
+    rows <- tabulate(values$cell, max(tests$a_cell, tests$b_cell, values$cell, 0L, na.rm = TRUE))
+    first <- as.integer(cumsum(c(1, rows))[seq_along(rows)])
+    both <- call_native("nbh_paired_differences", values$run, as.double(values$median), first, rows,
+                        as.integer(tests$test), as.integer(tests$a_cell), as.integer(tests$b_cell))
+    if (!is.null(both)) return(setDT(both)[])
+  }
+  a <- values[tests[, .(test, cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, a = x.median)]
+  b <- values[tests[, .(test, cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, b = x.median)]
+  both <- a[b, on = c("test", "unit"), nomatch = NULL]
+  setorderv(both, c("test", "unit"))
+  both[, d := log(a / b)]
 }
 
 # A table of (cell, run, ...) with `run` the unit: the units of the paired

@@ -129,3 +129,25 @@ test_that("more units than the exact test counts: the test pairs the runs (each 
   expect_equal(t$p_value, signed_rank_test(list(test = rep(1L, runs), value = unname(per_run)))$p_greater)
   expect_equal(t$ratio, 1.05, tolerance = 0.01)
 })
+
+test_that("the pairs in C (paired_differences.c) are the joins' pairs: shared, missing and repeated units", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  joined <- function(tests, values) {   # paired_differences's joins, forced
+    setkeyv(values, "cell")
+    paired_differences(tests, values)
+  }
+  set.seed(5)
+  for (trial in 1:20) {
+    cells <- 30L
+    values <- rbindlist(lapply(seq_len(cells), function(c) {
+      units <- sort(sample(60L, sample(0:40, 1)))
+      data.table(cell = rep(c, length(units)), run = units, median = rlnorm(length(units), -10, 0.2))
+    }))
+    setkeyv(values, c("cell", "run"))
+    tests <- data.table(test = seq_len(50), a_cell = sample(cells, 50, TRUE), b_cell = sample(cells, 50, TRUE))
+    expect_identical(paired_differences(tests, values), joined(tests, copy(values)))
+  }
+  values <- data.table(cell = c(1L, 1L, 2L), run = c(3L, 3L, 3L), median = c(1, 2, 4))   # a unit twice: joins
+  setkeyv(values, c("cell", "run"))
+  expect_equal(nrow(paired_differences(data.table(test = 1L, a_cell = 1L, b_cell = 2L), values)), 2L)
+})
