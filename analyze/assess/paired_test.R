@@ -92,10 +92,27 @@ unit_index <- function(units) {
 # INDEX (unit_index), keyed as KEY with run first after cell.
 as_unit_runs <- function(table, index, key = c("cell", "run")) {
   if (!nrow(table)) return(table[, !"round"])
+  units <- index$index
   out <- copy(table)
-  out[index$index, on = c("run", "round"), unit := i.unit]
-  out[, run := unit]
-  out[, c("unit", "round") := NULL]
+  if (!all(vapply(list(table$run, table$round, units$run, units$round), is.integer, TRUE)) ||
+      anyNA(units$run) || anyNA(units$round) || any(units$run < 1L) || any(units$round < 0L)) {
+    out[units, on = c("run", "round"), unit := i.unit]
+    out[, run := unit]
+    out[, c("unit", "round") := NULL]
+    setkeyv(out, key)
+    return(out[])
+  }
+  # Each row's unit from a table by (run, round): what the join above
+  # gives, without its cost at millions of rows.
+  runs <- max(units$run, 0L)
+  lookup <- rep(NA_integer_, runs * (max(units$round, 0L) + 1L))
+  lookup[units$run + units$round * runs] <- units$unit
+  known <- !is.na(table$run) & !is.na(table$round) & table$run >= 1L & table$run <= runs &
+    table$round >= 0L & table$round <= max(units$round, 0L)
+  unit <- rep(NA_integer_, nrow(table))
+  unit[known] <- lookup[table$run[known] + table$round[known] * runs]
+  set(out, j = "run", value = unit)
+  out[, round := NULL]
   setkeyv(out, key)
   out[]
 }

@@ -151,3 +151,18 @@ test_that("the pairs in C (paired_differences.c) are the joins' pairs: shared, m
   setkeyv(values, c("cell", "run"))
   expect_equal(nrow(paired_differences(data.table(test = 1L, a_cell = 1L, b_cell = 2L), values)), 2L)
 })
+
+test_that("as_unit_runs: each row's unit as the join with the unit index gives it", {
+  set.seed(6)
+  units <- data.table(cell = rep(1:3, each = 12), run = rep(rep(c(2L, 5L, 9L), each = 4), 3), round = rep(0:3, 9),
+                      median = runif(36))
+  index <- unit_index(units[sample(.N, 20)])   # some (run, round) without a unit
+  joined <- function(table) {
+    out <- copy(table)[index$index, on = c("run", "round"), unit := i.unit]
+    out[, run := unit][, c("unit", "round") := NULL]
+    setkeyv(out, c("cell", "run"))[]
+  }
+  expect_identical(as_unit_runs(units, index), joined(units))
+  doubled <- copy(units)[, round := as.double(round)]   # not integers: the join itself
+  expect_identical(as_unit_runs(doubled, index), joined(doubled))
+})
