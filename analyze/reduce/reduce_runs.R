@@ -104,7 +104,7 @@ round_units <- function(rounds, medians, runs, frame, cell_fn) {
   parts <- setDT(list(cell = cell, run = runs$run_key[of_run], round = column("round"), median = column("median")))
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
   plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
-  units <- if (length(have)) rbind(parts, plain) else plain
+  units <- if (!length(have)) plain else if (!nrow(plain)) parts else rbind(parts, plain)
   if (anyNA(units$cell) || anyNA(units$median)) units <- units[!is.na(cell) & !is.na(median)]
   setkeyv(units, c("cell", "run", "round"))
   units[]
