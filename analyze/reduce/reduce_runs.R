@@ -57,7 +57,10 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   }
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
-  medians <- data.table(cell = cell_of[cbind(exp, runs$context[of_run])], run = runs$run_key[of_run],
+  context <- runs$context[of_run]
+  cell <- if (any(exp > nrow(cell_of), na.rm = TRUE)) cell_of[cbind(exp, context)]
+          else cell_of[exp + (context - 1L) * nrow(cell_of)]   # the same, without a matrix of indices
+  medians <- data.table(cell = cell, run = runs$run_key[of_run],
                         median = m$median, n = n, n_kept = m$n, p90 = m$p90, p99 = m$p99, at = as.numeric(at),
                         below = m$below)
   setkeyv(medians, c("cell", "run"))
@@ -103,6 +106,11 @@ round_units <- function(rounds, medians, runs, frame, cell_fn) {
   }
   parts <- setDT(list(cell = cell, run = runs$run_key[of_run], round = column("round"), median = column("median")))
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
+  if (!length(with_rounds) && identical(key(medians), c("cell", "run"))) {   # no rounds: the run medians, in order
+    units <- medians[!is.na(cell) & !is.na(median), .(cell, run, round = 1L, median)]
+    setattr(units, "sorted", c("cell", "run", "round"))
+    return(units[])
+  }
   plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
   units <- if (!length(have)) plain else if (!nrow(plain)) parts else rbind(parts, plain)
   if (anyNA(units$cell) || anyNA(units$median)) units <- units[!is.na(cell) & !is.na(median)]
