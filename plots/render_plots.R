@@ -13,11 +13,14 @@ render_plots <- function(pd, draw, dir, width = 8, height = 5) {
     this <- pd$plots[i]
     p <- fit_labels(draw(this, pd$data[plot == this$plot]), width)
     # Drawn in the session's temporary directory, checked, then copied: the
-    # devices neither fail nor stay quiet when DIR's disk is full.
+    # devices neither fail nor stay quiet when DIR's disk is full. ggplot2's
+    # notes while drawing (a line with one point: "Each group consists of
+    # only one observation") are not the user's business: the point is drawn.
     for (ext in c(".png", ".pdf")) {
       drawn <- file.path(tempdir(), paste0(this$file, ext))
-      if (ext == ".png") ggsave(drawn, p, width = width, height = height, dpi = 110, type = "cairo")
-      else ggsave(drawn, p, width = width, height = height, device = cairo_pdf)
+      suppressMessages(
+        if (ext == ".png") ggsave(drawn, p, width = width, height = height, dpi = 110, type = "cairo")
+        else ggsave(drawn, p, width = width, height = height, device = cairo_pdf))
       check_plot_file(drawn)
       copy_output_file(drawn, file.path(dir, "plots", paste0(this$file, ext)))
       unlink(drawn)

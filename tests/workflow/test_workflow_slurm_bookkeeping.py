@@ -85,7 +85,7 @@ def record(bench, run):
 
 
 def generate(bench):
-    bench.ok("generate", "demo", "--env", "slurm-openmpi", "--set", "nrun=2", "--set", "nrep=2",
+    bench.ok("generate", "demo", "--env", "slurm-openmpi", "--set", "nrun=2", "--set", "nrep=2", "--set", "aa=no",
              "--set", "msize=64")
 
 
@@ -171,7 +171,8 @@ def test_a_run_is_done_only_once_its_job_has_ended(slurm_bench, tmp_path):
     site = tmp_path / "site-slurm"
     site.write_text((ROOT / "env" / "slurm-openmpi").read_text() +
                     "setup = trap 'sleep 20; echo nbhbench-test: the last line of the job' EXIT\n")
-    bench.ok("generate", "demo", "--env", site, "--set", "nrun=1", "--set", "nrep=2", "--set", "msize=64")
+    bench.ok("generate", "demo", "--env", site, "--set", "nrun=1", "--set", "nrep=2", "--set", "aa=no",
+             "--set", "msize=64")
     bench.ok("submit", "demo")
     workspace = bench.workspace("demo")
     run = RUNS[0]
