@@ -61,7 +61,10 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   work <- reduce_work(archives, frame, medians)
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
-  paired <- paired_units(units, attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
+  # The round units, for the paired guidelines (none: an archive without rounds, by default).
+  paired <- if (any(vapply(guidelines, function(g) identical(g$method, "paired"), TRUE))) {
+    paired_units(units, attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
+  }
   for (k in seq_along(guidelines)) {
     check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)
   }

@@ -34,13 +34,7 @@ MAX_PAIRED_UNITS <- 1000L
 # both sides have), runs (the runs they belong to), ratio, ratio_ci_low,
 # ratio_ci_high (a over b), p_a (a slower), p_b (b slower)).
 paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
-  a <- values[tests[, .(test, cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
-              .(test = i.test, unit = x.run, a = x.median)]
-  b <- values[tests[, .(test, cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
-              .(test = i.test, unit = x.run, b = x.median)]
-  both <- a[b, on = c("test", "unit"), nomatch = NULL]
-  setorderv(both, c("test", "unit"))
-  both[, d := log(a / b)]
+  both <- paired_differences(tests, values)
   # The exact test counts 2^n sign assignments in doubles: at most
   # MAX_PAIRED_UNITS units a test. A test with more (over 100 runs of 10
   # rounds) is tested on its runs: each run's median of its rounds' log
@@ -54,12 +48,33 @@ paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
     setorderv(both, c("test", "unit"))
   }
   s <- signed_rank_test(list(test = both$test, value = both$d), nrow(tests), level)
-  runs <- both[, .(runs = uniqueN(run_of_unit[unit])), keyby = test]
+  runs <- unique(data.table(test = both$test, run = run_of_unit[both$unit]))[, .(runs = .N), keyby = test]
   out <- data.table(test = tests$test, pairs = s$n, runs = 0L, ratio = exp(s$estimate),
                     ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater,
                     p_b = s$p_less)
   out[runs, on = "test", runs := i.runs]
   out[]
+}
+
+# The units both cells of each test have: data.table(test, unit, a, b, d =
+# log(a / b)) by test and unit. In C (paired_differences.c) where VALUES
+# is keyed by cell and unit and the tests come in order, else by joins.
+paired_differences <- function(tests, values) {
+  if (identical(key(values)[1:2], c("cell", "run")) && is.integer(values$run) &&
+      !is.unsorted(tests$test, strictly = TRUE)) {
+    rows <- tabulate(values$cell, max(tests$a_cell, tests$b_cell, values$cell, 0L, na.rm = TRUE))
+    first <- as.integer(cumsum(c(1, rows))[seq_along(rows)])
+    both <- call_native("nbh_paired_differences", values$run, as.double(values$median), first, rows,
+                        as.integer(tests$test), as.integer(tests$a_cell), as.integer(tests$b_cell))
+    if (!is.null(both)) return(setDT(both)[])
+  }
+  a <- values[tests[, .(test, cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, a = x.median)]
+  b <- values[tests[, .(test, cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
+              .(test = i.test, unit = x.run, b = x.median)]
+  both <- a[b, on = c("test", "unit"), nomatch = NULL]
+  setorderv(both, c("test", "unit"))
+  both[, d := log(a / b)]
 }
 
 # A table of (cell, run, ...) with `run` the unit: the units of the paired
@@ -77,10 +92,27 @@ unit_index <- function(units) {
 # INDEX (unit_index), keyed as KEY with run first after cell.
 as_unit_runs <- function(table, index, key = c("cell", "run")) {
   if (!nrow(table)) return(table[, !"round"])
+  units <- index$index
   out <- copy(table)
-  out[index$index, on = c("run", "round"), unit := i.unit]
-  out[, run := unit]
-  out[, c("unit", "round") := NULL]
+  if (!all(vapply(list(table$run, table$round, units$run, units$round), is.integer, TRUE)) ||
+      anyNA(units$run) || anyNA(units$round) || any(units$run < 1L) || any(units$round < 0L)) {
+    out[units, on = c("run", "round"), unit := i.unit]
+    out[, run := unit]
+    out[, c("unit", "round") := NULL]
+    setkeyv(out, key)
+    return(out[])
+  }
+  # Each row's unit from a table by (run, round): what the join above
+  # gives, without its cost at millions of rows.
+  runs <- max(units$run, 0L)
+  lookup <- rep(NA_integer_, runs * (max(units$round, 0L) + 1L))
+  lookup[units$run + units$round * runs] <- units$unit
+  known <- !is.na(table$run) & !is.na(table$round) & table$run >= 1L & table$run <= runs &
+    table$round >= 0L & table$round <= max(units$round, 0L)
+  unit <- rep(NA_integer_, nrow(table))
+  unit[known] <- lookup[table$run[known] + table$round[known] * runs]
+  set(out, j = "run", value = unit)
+  out[, round := NULL]
   setkeyv(out, key)
   out[]
 }

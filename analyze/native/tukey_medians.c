@@ -161,6 +161,24 @@ static int by_round_then_value(const void *a, const void *b) {
     return (x->value > y->value) - (x->value < y->value);
 }
 
+/* An experiment's rows by round, then time: a run measures its rounds one
+ * after the other, so the rows come nearly in order and an insertion sort
+ * moves each time only within its round; qsort for the rare long group. */
+static void sort_by_round_then_value(round_value_t *b, R_xlen_t size) {
+    if (size > 128) {
+        qsort(b, (size_t)size, sizeof(*b), by_round_then_value);
+        return;
+    }
+    for (R_xlen_t i = 1; i < size; i++) {
+        round_value_t v = b[i];
+        R_xlen_t j = i;
+        for (; j > 0 && (b[j - 1].round > v.round || (b[j - 1].round == v.round && b[j - 1].value > v.value)); j--) {
+            b[j] = b[j - 1];
+        }
+        b[j] = v;
+    }
+}
+
 SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_xlen_t rows, int max_id,
                       const R_xlen_t *rows_of_id, scratch_t *scratch) {
     R_xlen_t *start = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
@@ -173,7 +191,7 @@ SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_
     for (int k = 0; k <= max_id; k++) {
         round_value_t *b = bucket + start[k];
         R_xlen_t size = start[k + 1] - start[k];
-        if (size > 1) qsort(b, (size_t)size, sizeof(*b), by_round_then_value);
+        sort_by_round_then_value(b, size);
         for (R_xlen_t i = 0; i < size; i++) groups += i == 0 || b[i].round != b[i - 1].round;
     }
     const char *names[] = {"id", "round", "median", "n"};

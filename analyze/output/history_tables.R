@@ -17,7 +17,9 @@ write_history_tables <- function(result, settings, dir) {
   cells <- result$frame$cells
   m <- result$medians
   runs <- result$frame$runs
-  stats <- m[, .(runs = .N, median_us = median(median) * 1e6), keyby = cell]
+  stats <- data.table(cell = sort(unique(m$cell)))
+  stats[, c("runs", "median_us") := list(tabulate(match(m$cell, cell), .N), median_of_groups(m$cell, m$median) * 1e6)]
+  setkey(stats, cell)
   p <- result$percentiles
   if (!is.null(p) && nrow(p)) {
     stats[p, on = "cell", `:=`(p50_us = i.p50 * 1e6, p90_us = i.p90 * 1e6, p99_us = i.p99 * 1e6)]
@@ -28,9 +30,14 @@ write_history_tables <- function(result, settings, dir) {
                  stats[, .(runs, median_us, p50_us, p90_us, p99_us)])
   write_table_file(table, file.path(dir, "cells.csv"))
   of_run <- match(m$run, runs$run_key)
-  write_table_file(data.table(cell = m$cell, archive = runs$archive_name[of_run], run_id = runs$run_id[of_run],
-                              median_us = m$median * 1e6, p90_us = m$p90 * 1e6, p99_us = m$p99 * 1e6,
-                              n = m$n, n_kept = m$n_kept)[order(cell, archive, run_id)],
+  # Rows by cell, archive and run id: the runs ranked by name once (as
+  # order() ranks strings, in C locale), then the rows by two integers.
+  run_rank <- integer(nrow(runs))
+  run_rank[order(runs$archive_name, runs$run_id, method = "radix")] <- seq_len(nrow(runs))
+  o <- order(m$cell, run_rank[of_run], method = "radix")
+  write_table_file(data.table(cell = m$cell[o], archive = runs$archive_name[of_run[o]], run_id = runs$run_id[of_run[o]],
+                              median_us = m$median[o] * 1e6, p90_us = m$p90[o] * 1e6, p99_us = m$p99[o] * 1e6,
+                              n = m$n[o], n_kept = m$n_kept[o]),
                    file.path(dir, "run_medians.csv"))
   write_table_file(data.table(archive = vapply(result$archives, `[[`, "", "name"),
                               directory = vapply(result$archives, function(a) normalizePath(a$dir), "")),
@@ -43,4 +50,31 @@ write_history_tables <- function(result, settings, dir) {
                                         version = settings$version),
                                    auto_unbox = TRUE, digits = NA, na = "null"),
                   file.path(dir, "analysis.json"))
+}
+
+# stats::median of the values X of each group (GROUP: integers; the groups
+# in increasing order), bit for bit, without a call per group: one sort,
+# then the middle value or the mean of the two middle ones. R's mean()
+# adds in long double, so that its mean of a and b is (a + b) / 2 rounded
+# once; (a + b) / 2 in double is the same where a + b is exact in long
+# double -- a and b positive and finite, within 2^8 of each other, as run
+# medians of one cell are. Any other pair is left to mean() itself; a group
+# with an NA is NA, as median() makes it.
+median_of_groups <- function(group, x) {
+  o <- order(group, x, method = "radix")
+  g <- group[o]
+  v <- x[o]
+  if (!length(g)) return(numeric())
+  last <- c(which(g[-1L] != g[-length(g)]), length(g))
+  first <- c(1L, head(last, -1L) + 1L)
+  n <- last - first + 1L
+  half <- (n + 1L) %/% 2L
+  a <- v[first + half - 1L]
+  b <- v[pmin(first + half, last)]
+  out <- ifelse(n %% 2L == 1L, a, (a + b) / 2)
+  even <- n %% 2L == 0L
+  unsure <- which(even & !(is.finite(a) & is.finite(b) & a > 1e-290 & b <= a * 256))
+  out[unsure] <- vapply(unsure, function(k) mean(c(a[k], b[k])), 0)
+  out[g[last] %in% g[is.na(v)]] <- NA_real_
+  out
 }

@@ -43,7 +43,7 @@ percentile_sorted <- function(x, start, n, percent) {
 # of times they are taken from.
 cell_percentiles <- function(medians, values = attr(medians, "values"), cells = NULL) {
   if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), c("cell", "run"))
-  m <- if (is.null(cells)) medians[, .(cell, at, n, below, n_kept)]
+  m <- if (is.null(cells)) medians   # read, not changed: no copy
        else medians[cell >= cells[1] & cell <= cells[2], .(cell, at, n, below, n_kept)]
   sizes <- m[, .N, by = cell]
   out <- call_native("nbh_cell_percentiles", values, m$at, as.integer(m$n), as.integer(m$below),

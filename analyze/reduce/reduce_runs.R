@@ -57,7 +57,10 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   }
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
-  medians <- data.table(cell = cell_of[cbind(exp, runs$context[of_run])], run = runs$run_key[of_run],
+  context <- runs$context[of_run]
+  cell <- if (any(exp > nrow(cell_of), na.rm = TRUE)) cell_of[cbind(exp, context)]
+          else cell_of[exp + (context - 1L) * nrow(cell_of)]   # the same, without a matrix of indices
+  medians <- data.table(cell = cell, run = runs$run_key[of_run],
                         median = m$median, n = n, n_kept = m$n, p90 = m$p90, p99 = m$p99, at = as.numeric(at),
                         below = m$below)
   setkeyv(medians, c("cell", "run"))
@@ -74,10 +77,11 @@ exp_of_run_id <- function(archives, frame, runs) {
     ids <- frame$ids[archive == a]
     exp_of_id <- rep(NA_integer_, max(ids$id, 0L) + 1L)
     exp_of_id[ids$id + 1L] <- ids$exp
-    function(id, context) {
+    function(id, context) {   # context: one, or one per id
       exp <- exp_of_id[pmin(id, length(exp_of_id) - 1L) + 1L]
       exp[id >= length(exp_of_id)] <- NA_integer_
-      cell_of[cbind(exp, context)]
+      if (any(exp > nrow(cell_of), na.rm = TRUE)) return(cell_of[cbind(exp, context)])
+      cell_of[exp + (context - 1L) * nrow(cell_of)]   # cell_of[cbind(exp, context)], without its matrix
     }
   })
 }
@@ -88,16 +92,28 @@ exp_of_run_id <- function(archives, frame, runs) {
 # paired tests compare. A run without rounds (a kernel before them; its
 # results have no round column) is one round: its run medians.
 round_units <- function(rounds, medians, runs, frame, cell_fn) {
-  parts <- lapply(seq_len(nrow(runs)), function(i) {
-    r <- rounds[[i]]
-    if (is.null(r) || !length(r$id)) return(NULL)
-    data.table(cell = cell_fn[[runs$archive[i]]](r$id, runs$context[i]), run = runs$run_key[i],
-               round = r$round, median = r$median)
-  })
+  # The runs' vectors joined, and their cells found per archive (a table per
+  # run cost 1 ms each).
+  have <- which(vapply(rounds, function(r) length(r$id) > 0L, TRUE))
+  of_run <- rep.int(have, vapply(rounds[have], function(r) length(r$id), 0L))
+  column <- function(name) unlist(lapply(rounds[have], `[[`, name), use.names = FALSE)
+  id <- column("id")
+  cell <- integer(length(id))
+  archives <- unique(runs$archive[have])
+  for (a in archives) {
+    mine <- if (length(archives) == 1L) seq_along(id) else which(runs$archive[of_run] == a)
+    cell[mine] <- cell_fn[[a]](id[mine], runs$context[of_run[mine]])
+  }
+  parts <- setDT(list(cell = cell, run = runs$run_key[of_run], round = column("round"), median = column("median")))
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
+  if (!length(with_rounds) && identical(key(medians), c("cell", "run"))) {   # no rounds: the run medians, in order
+    units <- medians[!is.na(cell) & !is.na(median), .(cell, run, round = 1L, median)]
+    setattr(units, "sorted", c("cell", "run", "round"))
+    return(units[])
+  }
   plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
-  units <- rbind(rbindlist(parts), plain)
-  units <- units[!is.na(cell) & !is.na(median)]
+  units <- if (!length(have)) plain else if (!nrow(plain)) parts else rbind(parts, plain)
+  if (anyNA(units$cell) || anyNA(units$median)) units <- units[!is.na(cell) & !is.na(median)]
   setkeyv(units, c("cell", "run", "round"))
   units[]
 }

@@ -55,3 +55,15 @@ test_that("without --history no history section; with one it comes before the pr
   expect_true(any(grepl("No test of this analysis is violated.", md, fixed = TRUE)))
   expect_equal(history_change_lines(history), character())
 })
+
+test_that("median_of_groups is stats::median of each group, bit for bit", {
+  set.seed(3)
+  for (draw in list(function(n) rexp(n), function(n) round(rnorm(n), 1), function(n) rlnorm(n, 0, 6),
+                    function(n) exp(runif(n, -700, 700)), function(n) c(rexp(n - 2), NA, NaN))) {
+    for (trial in 1:20) {
+      g <- sample(sample(1:300, 1), sample(3:3000, 1), TRUE)
+      x <- draw(length(g))
+      expect_identical(median_of_groups(g, x), unname(vapply(split(x, g), median, 0)))
+    }
+  }
+})

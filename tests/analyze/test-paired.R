@@ -129,3 +129,40 @@ test_that("more units than the exact test counts: the test pairs the runs (each 
   expect_equal(t$p_value, signed_rank_test(list(test = rep(1L, runs), value = unname(per_run)))$p_greater)
   expect_equal(t$ratio, 1.05, tolerance = 0.01)
 })
+
+test_that("the pairs in C (paired_differences.c) are the joins' pairs: shared, missing and repeated units", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  joined <- function(tests, values) {   # paired_differences's joins, forced
+    setkeyv(values, "cell")
+    paired_differences(tests, values)
+  }
+  set.seed(5)
+  for (trial in 1:20) {
+    cells <- 30L
+    values <- rbindlist(lapply(seq_len(cells), function(c) {
+      units <- sort(sample(60L, sample(0:40, 1)))
+      data.table(cell = rep(c, length(units)), run = units, median = rlnorm(length(units), -10, 0.2))
+    }))
+    setkeyv(values, c("cell", "run"))
+    tests <- data.table(test = seq_len(50), a_cell = sample(cells, 50, TRUE), b_cell = sample(cells, 50, TRUE))
+    expect_identical(paired_differences(tests, values), joined(tests, copy(values)))
+  }
+  values <- data.table(cell = c(1L, 1L, 2L), run = c(3L, 3L, 3L), median = c(1, 2, 4))   # a unit twice: joins
+  setkeyv(values, c("cell", "run"))
+  expect_equal(nrow(paired_differences(data.table(test = 1L, a_cell = 1L, b_cell = 2L), values)), 2L)
+})
+
+test_that("as_unit_runs: each row's unit as the join with the unit index gives it", {
+  set.seed(6)
+  units <- data.table(cell = rep(1:3, each = 12), run = rep(rep(c(2L, 5L, 9L), each = 4), 3), round = rep(0:3, 9),
+                      median = runif(36))
+  index <- unit_index(units[sample(.N, 20)])   # some (run, round) without a unit
+  joined <- function(table) {
+    out <- copy(table)[index$index, on = c("run", "round"), unit := i.unit]
+    out[, run := unit][, c("unit", "round") := NULL]
+    setkeyv(out, c("cell", "run"))[]
+  }
+  expect_identical(as_unit_runs(units, index), joined(units))
+  doubled <- copy(units)[, round := as.double(round)]   # not integers: the join itself
+  expect_identical(as_unit_runs(doubled, index), joined(doubled))
+})

@@ -97,3 +97,18 @@ test_that("without its C library, tukey_medians warns once and gives the same va
   expect_silent(without_c <- tukey_medians(x$id, x$seconds))
   expect_identical(without_c, with_c)
 })
+
+test_that("the round medians in C equal round_medians_tukey, rows in round order or shuffled, groups short and long", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  set.seed(4)
+  for (trial in 1:30) {
+    ids <- sample(0:40, sample(1:20, 1))
+    blocks <- sample(c(1:10, 40), 1)
+    reps <- sample(c(1:6, 20), 1)    # a round's repetitions: up to 800 rows an experiment
+    rows <- rbindlist(lapply(seq_len(blocks), function(r) data.table(id = rep(sample(ids), each = reps), round = r)))
+    rows[, seconds := round(rlnorm(.N, -10, 0.3), sample(c(6, 12), 1))]   # ties too
+    if (trial %% 3 == 0) rows <- rows[sample(.N)]
+    expect_identical(call_native("nbh_round_medians", rows$id, rows$round, rows$seconds),
+                     round_medians_tukey(rows$id, rows$round, rows$seconds))
+  }
+})
