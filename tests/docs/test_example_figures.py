@@ -96,7 +96,7 @@ def test_mpich5_against_mpich4_is_said_in_numbers():
     ratios = sorted(float(r["ratio"]) for r in rows(EXAMPLES / "releases" / "mpich5-vs-mpich" / "regressions.csv"))
     text = " ".join((EXAMPLES / "releases" / "README.md").read_text().split())
     assert "orders of magnitude" not in text
-    said = f"{round(statistics.median(ratios))}x MPICH 4.0's time, {ratios[0]:.1f}x to {round(ratios[-1])}x"
+    said = f"{statistics.median(ratios):.1f}x MPICH 4.0's time, {ratios[0]:.1f}x to {ratios[-1]:.1f}x"
     assert said in text, said
 
 
