@@ -178,10 +178,10 @@ html_contents <- function(entries) {
 # explore table is marked for the script (sort, filter) with data-explore.
 html_table <- function(dt, explore = NULL) {
   d <- as.data.frame(dt)
-  rows <- if (nrow(d)) vapply(seq_len(nrow(d)), function(i) {
-    cells <- vapply(d[i, , drop = FALSE], function(v) ifelse(is.na(v), "", html_escape(as.character(v))), "")
-    paste0("<tr>", paste0("<td>", cells, "</td>", collapse = ""), "</tr>")
-  }, "") else character()
+  # Column by column (as.character and the escapes work on each value
+  # alone), then pasted across into rows.
+  cells <- lapply(d, function(v) paste0("<td>", ifelse(is.na(v), "", html_escape(as.character(v))), "</td>"))
+  rows <- if (nrow(d)) do.call(paste0, c(list("<tr>"), unname(cells), list("</tr>"))) else character()
   c("<div class=\"table\">",
     sprintf("<table%s>", if (is.null(explore)) "" else sprintf(" class=\"explore\" data-explore=\"%s\"", explore)),
     paste0("<thead><tr>", paste0("<th>", html_escape(names(d)), "</th>", collapse = ""), "</tr></thead>"),
