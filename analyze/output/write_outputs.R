@@ -33,6 +33,13 @@ write_outputs <- function(result, settings, warnings = character()) {
 
 write_analysis <- function(result, settings, warnings, dir) {
   params <- result$params$name
+  # The results history's tables (25 MB at make bench's scale) are
+  # written by a fork while this process makes the others and the report.
+  history_written <- in_background(function() {
+    write_history_tables(result, settings, dir)
+    TRUE
+  })
+  on.exit(history_written(cancel = TRUE))
   result$shown_params <- report_params(result)   # what the report's text names; the CSV files have all
   shown <- result$shown_params
   tt <- test_table(result)
@@ -93,7 +100,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     write_csv(result$characterization, file.path(dir, "characterization.csv"))
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
-  write_history_tables(result, settings, dir)
+  history_written()
   history <- history_fragment(settings, dir)
   regression_plots <- write_regression(result$regression, settings, dir, params)
   arrival_plots <- write_arrival(result, settings, dir)

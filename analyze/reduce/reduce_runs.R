@@ -218,6 +218,28 @@ in_workers <- function(x, one, workers, meanwhile = NULL) {
   out
 }
 
+# f() in a forked worker while this process goes on (at once, here, where
+# there is one core). Returns wait(cancel = FALSE): the value of f(), its
+# error raised here; with cancel, stops the worker if it still runs. f's
+# warnings are lost: give it work that warns of nothing.
+in_background <- function(f, cores = analysis_cores()) {
+  if (cores < 2L) {
+    value <- f()
+    return(function(cancel = FALSE) value)
+  }
+  job <- parallel::mcparallel(f(), silent = FALSE)
+  done <- FALSE
+  function(cancel = FALSE) {
+    if (done) return(invisible())
+    done <<- TRUE
+    if (cancel) return(stop_forks(list(job)))
+    out <- parallel::mccollect(job)[[1]]
+    if (inherits(out, "try-error")) stop(attr(out, "condition"))
+    if (is.null(out)) stop("an analysis worker ended without its results")
+    out
+  }
+}
+
 stop_forks <- function(forks) {
   tools::pskill(vapply(forks, function(job) job$pid, 0L))
   suppressWarnings(parallel::mccollect(forks))

@@ -171,6 +171,25 @@ test_that("the work queue gives every number once, across this process and its f
   expect_error(call_native("nbh_queue_take", "not a queue"), "not a queue")
 })
 
+test_that("in_background: f runs in a fork while this process goes on; its value or its error (with its class) come back", {
+  pid <- Sys.getpid()
+  started <- Sys.time()
+  job <- in_background(function() {
+    Sys.sleep(0.3)
+    Sys.getpid()
+  }, cores = 2L)
+  expect_lt(as.numeric(Sys.time() - started, units = "secs"), 0.25)   # not waited for here
+  expect_false(job() == pid)
+  expect_null(job())   # collected once
+  failed <- in_background(function() output_error("x/run_medians.csv", ": No space left on device"), cores = 2L)
+  expect_error(failed(), "^x/run_medians.csv: No space left on device$", class = "nbh_output_error")
+  here <- in_background(function() Sys.getpid(), cores = 1L)   # one core: at once, in this process
+  expect_identical(here(), pid)
+  slow <- in_background(function() Sys.sleep(30), cores = 2L)
+  slow(cancel = TRUE)   # stopped, not waited for
+  expect_null(slow())
+})
+
 test_that("map_in_workers: results and warnings in item order, errors with their class, meanwhile here first", {
   pid <- Sys.getpid()
   ran_here <- NULL
