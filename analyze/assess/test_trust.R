@@ -28,10 +28,14 @@ test_trust <- function(tests, medians, p_thres, v_thres, adjust = "none", level 
   if (is.data.table(spread)) spread <- list(median = spread)
   statistic <- statistic %||% rep("median", nrow(tests))
   var_a <- var_b <- rep(NA_real_, nrow(tests))
-  for (s in unique(statistic)) {
-    mine <- which(statistic == s)
-    var_a[mine] <- spread[[s]][J(tests$a_cell[mine]), log_var]
-    var_b[mine] <- spread[[s]][J(tests$b_cell[mine]), log_var]
+  for (s in unique(statistic[!given])) {
+    mine <- which(statistic == s & !given)
+    # A paired guideline's test whose sides share no run (two libraries, two
+    # archives) fell back to the unpaired test: no spread was asked for its
+    # run medians, so it is computed here for its cells.
+    by_cells <- spread[[s]] %||% log_median_spread(medians[cell %in% c(tests$a_cell[mine], tests$b_cell[mine])])
+    var_a[mine] <- by_cells[J(tests$a_cell[mine]), log_var]
+    var_b[mine] <- by_cells[J(tests$b_cell[mine]), log_var]
   }
   ci <- ratio_intervals(tests$ratio, var_a, var_b, level)
   tests[!given, `:=`(ratio_ci_low = ci$low[!given], ratio_ci_high = ci$high[!given])]

@@ -75,3 +75,20 @@ test_that("the unpaired test compares the runs both sides have; the study's ever
   expect_equal(c(study$runs_a, study$runs_b), c(10L, 5L))
   expect_gt(study$ratio, 1.1)
 })
+
+test_that("a paired guideline's test whose sides share no run gets its interval from the run medians", {
+  # openmpi ~ mpich: paired by default, but the two libraries' cells come
+  # from different runs, so the test falls back to the unpaired rank-sum
+  # test and no spread of the run medians was computed for it (a failure
+  # "could not find function J" before)
+  medians <- make_medians(list(`1` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 2e-5,
+                               `2` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 1e-5))
+  setkeyv(medians, c("cell", "run"))
+  tests <- data.table(guideline = 1L, test = 1L, a_cell = 1L, b_cell = 2L, ratio = 2, p_value = 1e-4,
+                      violated = TRUE, ratio_ci_low = NA_real_, ratio_ci_high = NA_real_)
+  t <- test_trust(tests, medians, 0.001, 1.03, spread = setNames(list(), character()), statistic = "median")
+  right <- test_trust(tests, medians, 0.001, 1.03)
+  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), c(right$ratio_ci_low, right$ratio_ci_high))
+  expect_lt(t$ratio_ci_low, 2)
+  expect_gt(t$ratio_ci_high, 2)
+})
