@@ -128,7 +128,8 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
     values <- if (paired) units$times else by_statistic[[statistic_of[k]]]
     tests <- if (is.null(g$computed)) {
       assess_guideline(g, state$cells, values, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]],
-                       method = method_of[k], run_of_unit = units$run_of_unit, level = state$ci_level)
+                       method = method_of[k], run_of_unit = units$run_of_unit, level = state$ci_level,
+                       run_medians = if (paired) medians)
     } else {
       ranks <- if (paired) units$ranks else state$ranks
       if (!is.null(ranks) && !paired) ranks <- ranks[run %in% medians$run]

@@ -10,7 +10,8 @@
 #            (rank_sum_test: wilcox.test(..., "greater")), ratio
 #            v = median(m_a) / median(m_b) (its interval: test_trust);
 #   unpaired the same with the exact conditional p whatever the ties (and
-#            where a paired test finds no unit both sides have);
+#            where a paired test finds no unit both sides have: then on
+#            RUN_MEDIANS, the run medians, where given);
 #   violated iff v >= v_thres and p <= p_thres.
 # For a ~ b the test is also done the other way (b's medians right of a's,
 # ratio median(m_b) / median(m_a)) and is violated if either way is; ratio,
@@ -34,7 +35,7 @@ EDGE_TOLERANCE <- 1e-12
 METHODS <- c("paired", "unpaired", "study")
 
 assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
-                             pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95) {
+                             pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95, run_medians = NULL) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
@@ -79,6 +80,21 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                        ratio_ci_high = pt$ratio_ci_high[paired], p_value = pt$p_a[paired],
                        p_reverse = pt$p_b[paired])]
     tests[!paired, method := "unpaired"]   # the sides share no round: their run medians are compared
+    if (any(!paired) && !is.null(run_medians)) {
+      # ... the run medians, not the round units: the rounds of one run are
+      # no independent repetitions, and counted as such they would give a
+      # p that no interval of the run medians bears out.
+      medians <- run_medians[is.finite(median)]
+      if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
+      runs <- tabulate(medians$cell, max(cells$cell))
+      first <- cumsum(c(1L, runs))[seq_along(runs)]
+      sides <- sort(unique(c(tests$a_cell[!paired], tests$b_cell[!paired])))
+      cell_median[sides] <- call_native("nbh_cell_medians", medians$median, as.integer(first), runs, sides) %||%
+        medians[cell %in% sides, .(m = median(median)), keyby = cell]$m
+      tests[!paired, `:=`(runs_a = runs[a_cell], runs_b = runs[b_cell], median_a = cell_median[a_cell],
+                          median_b = cell_median[b_cell])]
+      tests[!paired, ratio := median_a / median_b]
+    }
   }
   # Rank-sum tests of the unpaired tests at once. `unpaired` compares the
   # runs both sides have where they have some (an adaptive campaign's later

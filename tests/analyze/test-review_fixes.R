@@ -92,3 +92,25 @@ test_that("a paired guideline's test whose sides share no run gets its interval 
   expect_lt(t$ratio_ci_low, 2)
   expect_gt(t$ratio_ci_high, 2)
 })
+
+test_that("a paired guideline's test whose sides share no run is a rank-sum test of run medians, not of round units", {
+  # a from runs 1-3, b from runs 4-6 (two libraries), 10 rounds each, a
+  # 1.5x slower: 30 round units a side would give p ~ 1e-17 (violated);
+  # 3 run medians a side can give no p below 1/20 (C(6, 3)).
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  rounds <- 10L
+  set.seed(7)
+  unit_times <- function(scale) scale * 1e-5 * exp(rnorm(3 * rounds, 0, 0.02))
+  units <- data.table(cell = rep(1:2, each = 3 * rounds), run = seq_len(6 * rounds),
+                      median = c(unit_times(1.5), unit_times(1)))
+  setkeyv(units, c("cell", "run"))
+  run_of_unit <- rep(1:6, each = rounds)
+  run_medians <- units[, .(median = median(median)), keyby = .(cell, run = run_of_unit[run])]
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, units, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit, run_medians = run_medians)
+  expect_identical(t$method, "unpaired")
+  expect_equal(c(t$runs_a, t$runs_b), c(3L, 3L))
+  expect_equal(t$p_value, 1 / 20)
+  expect_false(t$violated)
+  expect_equal(t$ratio, median(run_medians[cell == 1L, median]) / median(run_medians[cell == 2L, median]))
+})
