@@ -248,9 +248,20 @@ stop_forks <- function(forks) {
 
 analysis_cores <- function() {
   cores <- suppressWarnings(as.integer(Sys.getenv("NBH_ANALYZE_CORES", "")))
-  if (is.na(cores)) cores <- parallel::detectCores(logical = FALSE)
+  if (is.na(cores)) cores <- detected_cores()
   if (is.na(cores) || .Platform$OS.type != "unix") 1L else max(cores, 1L)
 }
+
+# parallel::detectCores, asked once per process: it runs a shell pipeline,
+# and each system() call forks this process, which is large once the runs
+# are read (some 10 ms each).
+detected_cores <- local({
+  known <- NULL
+  function() {
+    if (is.null(known)) known <<- parallel::detectCores(logical = FALSE)
+    known
+  }
+})
 
 # One warning for a run whose results do not cover all its experiments, or
 # whose state says it did not end well.
