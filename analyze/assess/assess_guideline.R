@@ -102,7 +102,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   # machine); sides measured in different runs (two libraries, two
   # parameter sets) and the study's test compare every run of each side.
   unpaired <- which(tests$method != "paired")
-  shared <- if (length(unpaired) && method == "unpaired") shared_runs(tests[unpaired], medians) else NULL
+  shared <- if (length(unpaired) && method == "unpaired") shared_runs(tests[unpaired], medians, runs, first) else NULL
   if (!is.null(shared) && nrow(shared)) {
     sides <- shared[, .(runs = .N, median_a = median(a), median_b = median(b)), keyby = k]
     at <- unpaired[sides$k]
@@ -139,7 +139,22 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
 
 # The run medians both cells of each test have: data.table(k (the test's
 # row in TESTS), run, a, b).
-shared_runs <- function(tests, medians) {
+shared_runs <- function(tests, medians, runs = NULL, first = NULL) {
+  # Where every test's two cells have the same runs (one campaign, every
+  # run measuring every experiment: the common case), the pairs are the
+  # cells' rows side by side (MEDIANS keyed by cell and run; RUNS and FIRST
+  # each cell's count and first row), without joins.
+  if (!is.null(runs) && identical(key(medians)[1:2], c("cell", "run"))) {
+    n <- runs[tests$a_cell]
+    if (identical(n, runs[tests$b_cell])) {
+      at_a <- sequence(n, first[tests$a_cell])
+      at_b <- sequence(n, first[tests$b_cell])
+      if (identical(medians$run[at_a], medians$run[at_b])) {
+        return(data.table(k = rep.int(seq_len(nrow(tests)), n), run = medians$run[at_a], a = medians$median[at_a],
+                          b = medians$median[at_b]))
+      }
+    }
+  }
   a <- medians[tests[, .(k = seq_len(.N), cell = a_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,
                .(k = i.k, run = x.run, a = x.median)]
   b <- medians[tests[, .(k = seq_len(.N), cell = b_cell)], on = "cell", nomatch = NULL, allow.cartesian = TRUE,

@@ -118,3 +118,17 @@ test_that("nbh_cell_medians gives data.table's median by cell, bit for bit, odd 
   expect_null(call_native("nbh_cell_medians", c(1, NA), 1L, 2L, 1L))
   expect_error(call_native("nbh_cell_medians", 1, 1L, 0L, 1L), "cell 1 has no values")
 })
+
+test_that("shared_runs: side by side where the cells have the same runs, joined where not; the same pairs either way", {
+  set.seed(9)
+  same <- data.table(cell = rep(1:4, each = 5), run = rep(c(2L, 3L, 5L, 8L, 9L), 4), median = runif(20))
+  other <- data.table(cell = rep(1:4, c(5, 4, 5, 3)), run = c(1:5, 2:5, 1:5, c(1L, 3L, 5L)), median = runif(17))
+  tests <- data.table(a_cell = c(1L, 3L, 2L), b_cell = c(2L, 4L, 1L))
+  for (m in list(same, other)) {
+    setkeyv(m, c("cell", "run"))
+    runs <- tabulate(m$cell, 4L)
+    first <- cumsum(c(1L, runs))[1:4]
+    expect_identical(shared_runs(tests, m, runs, first), shared_runs(tests, m))
+  }
+  expect_identical(nrow(shared_runs(tests, other)), 4L + 3L + 4L)   # runs 2-5; 1, 3, 5; 2-5
+})
