@@ -39,14 +39,10 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
-  # A value that is no time (a per-process time the kernel could not take:
-  # AR2's maxima) is no measurement: left out here, so that it cannot turn
-  # every later test of the call into NA.
-  if (anyNA(medians$median) || any(!is.finite(medians$median))) medians <- medians[is.finite(median)]
-  # The run medians of each cell are rows first[cell] .. first[cell] + runs[cell] - 1.
-  if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
-  runs <- tabulate(medians$cell, max(cells$cell))
-  first <- cumsum(c(1L, runs))[seq_along(runs)]
+  rows <- cell_rows(medians, max(cells$cell))
+  medians <- rows$medians
+  runs <- rows$runs
+  first <- rows$first
   pairs[, `:=`(runs_a = runs[a_cell], runs_b = runs[b_cell])]
   untested <- pairs[runs_a == 0L | runs_b == 0L, .N]
   if (untested) {
@@ -59,8 +55,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
   needed <- sort(unique(c(tests$a_cell, tests$b_cell)))
   cell_median <- rep(NA_real_, length(runs))
-  cell_median[needed] <- call_native("nbh_cell_medians", medians$median, as.integer(first), runs, needed) %||%
-    medians[cell %in% needed, .(m = median(median)), keyby = cell]$m
+  cell_median[needed] <- medians_of_cells(rows, needed)
   tests[, `:=`(median_a = cell_median[a_cell], median_b = cell_median[b_cell])]
   # Groups: the same cells but for the varied parameter.
   rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
@@ -84,13 +79,12 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
       # ... the run medians, not the round units: the rounds of one run are
       # no independent repetitions, and counted as such they would give a
       # p that no interval of the run medians bears out.
-      medians <- run_medians[is.finite(median)]
-      if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
-      runs <- tabulate(medians$cell, max(cells$cell))
-      first <- cumsum(c(1L, runs))[seq_along(runs)]
+      rows <- cell_rows(run_medians, max(cells$cell))
+      medians <- rows$medians
+      runs <- rows$runs
+      first <- rows$first
       sides <- sort(unique(c(tests$a_cell[!paired], tests$b_cell[!paired])))
-      cell_median[sides] <- call_native("nbh_cell_medians", medians$median, as.integer(first), runs, sides) %||%
-        medians[cell %in% sides, .(m = median(median)), keyby = cell]$m
+      cell_median[sides] <- medians_of_cells(rows, sides)
       tests[!paired, `:=`(runs_a = runs[a_cell], runs_b = runs[b_cell], median_a = cell_median[a_cell],
                           median_b = cell_median[b_cell])]
       tests[!paired, ratio := median_a / median_b]
@@ -135,6 +129,26 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
                        "ratio", "p_value", "slower", "violated", "method", "pairs", "ratio_ci_low", "ratio_ci_high"))
   tests[]
+}
+
+# MEDIANS (cell, run, median) for indexing by cell: list(medians, runs,
+# first), the run medians of cell c being rows first[c] .. first[c] +
+# runs[c] - 1 of medians, keyed by cell. A value that is no time (a
+# per-process time the kernel could not take: AR2's maxima) is no
+# measurement: left out here, so that it cannot turn every later test of
+# the call into NA.
+cell_rows <- function(medians, n_cells) {
+  if (anyNA(medians$median) || any(!is.finite(medians$median))) medians <- medians[is.finite(median)]
+  if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
+  runs <- tabulate(medians$cell, n_cells)
+  list(medians = medians, runs = runs, first = cumsum(c(1L, runs))[seq_along(runs)])
+}
+
+# The median of the run medians of each of CELLS (increasing, each with
+# some), from ROWS (cell_rows), as stats::median.
+medians_of_cells <- function(rows, cells) {
+  call_native("nbh_cell_medians", rows$medians$median, as.integer(rows$first), rows$runs, cells) %||%
+    rows$medians[cell %in% cells, .(m = median(median)), keyby = cell]$m
 }
 
 # The run medians both cells of each test have: data.table(k (the test's
