@@ -55,15 +55,15 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
-  units <- attr(medians, "rounds")
+  units <- attr(medians, "rounds")   # NULL: no run has rounds
   guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
-                                  rounds = nrow(units) > nrow(medians))
+                                  rounds = !is.null(units) && nrow(units) > nrow(medians))
   work <- reduce_work(archives, frame, medians)
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
   # The round units, for the paired guidelines (none: an archive without rounds, by default).
   paired <- if (any(vapply(guidelines, function(g) identical(g$method, "paired"), TRUE))) {
-    paired_units(units, attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
+    paired_units(units %||% run_units(medians), attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
   }
   for (k in seq_along(guidelines)) {
     check_computed_side(guidelines[[k]], pairs[[k]], work, frame$cells, ranks, delays)

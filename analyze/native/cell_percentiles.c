@@ -10,9 +10,13 @@
  * value when v >= N - 1; else a + (b - a) g, or b - (b - a)(1 - g) when
  * g >= 0.5 (numpy's _lerp). Each run's times are sorted already, so an
  * order statistic of the cell is found among the runs as they lie: a
- * pivot's rank is a binary search per run (kth_of_runs), and only the few
- * times a handful of pivots leave are gathered and selected (Wirth's) --
- * not every time of the cell copied and selected.
+ * pivot's rank is a search per run from where the pivot is expected
+ * (kth_of_runs), and only the few times a handful of pivots leave are
+ * gathered and selected (Wirth's) -- not every time of the cell copied
+ * and selected. The next order statistic, which the interpolation needs,
+ * comes from what the last pivot or the selection left. A cell's times lie
+ * in some 30 places of the store, far apart: the next cell's are
+ * prefetched while this one is worked on.
  *
  * .Call("nbh_cell_percentiles", values, at, n, below, kept, rows): values
  * the store or a double vector; row r (0-based) of the run medians holds
@@ -71,34 +75,74 @@ typedef struct {
     int lo, hi, n;      /* the window, and the run's whole length */
 } run_window_t;
 
-/* The first i in lo..hi-1 with x[i] > p (strictly, or >= p when `at_least`), else hi. */
-static int first_above(const double *x, int lo, int hi, double p, int at_least) {
+/* Whether x lies below the pivot p: x < p (at_least), or x <= p. */
+static inline int below_pivot(double x, double p, int at_least) {
+    return at_least ? x < p : x <= p;
+}
+
+/* The first i in lo..hi-1 with x[i] > p (strictly, or >= p when `at_least`),
+ * else hi, searched from `from` (lo <= from <= hi) outwards in doubling
+ * steps, then by halving: a few steps where the answer is near `from`,
+ * as it is for a pivot taken from the runs' values at the target's
+ * relative position. */
+static int first_above(const double *x, int lo, int hi, int from, double p, int at_least) {
+    if (from < hi && below_pivot(x[from], p, at_least)) {   /* the answer is right of from */
+        int step = 1;
+        lo = from + 1;
+        while (lo + step <= hi && below_pivot(x[lo + step - 1], p, at_least)) {
+            lo += step;
+            step *= 2;
+        }
+        if (lo + step <= hi) hi = lo + step - 1;   /* x[hi] is not below: the answer is in lo..hi */
+    } else {   /* the answer is at from or left of it */
+        int step = 1;
+        hi = from;
+        while (hi - step >= lo && !below_pivot(x[hi - step], p, at_least)) {
+            hi -= step;
+            step *= 2;
+        }
+        if (hi - step >= lo) lo = hi - step + 1;   /* x[lo - 1] is below */
+    }
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (at_least ? x[mid] < p : x[mid] <= p) lo = mid + 1;
+        if (below_pivot(x[mid], p, at_least)) lo = mid + 1;
         else hi = mid;
     }
     return lo;
 }
 
-#define GATHERED 48     /* candidates few enough to gather and select */
+#define GATHERED 64     /* candidates few enough to gather and select */
 #define NARROWINGS 8    /* at most this many pivots; then whatever is left is gathered */
 
 typedef struct {
     run_window_t *runs;
     int count;                          /* runs of the cell */
     int *less, *not_more;               /* count each: a pivot's position in each window */
+    int *from;                          /* count: where each run's guess was */
     double *guesses, *buffer;           /* count; the cell's values */
 } cell_runs_t;
 
-/* The k-th smallest (0-based) of the union of the runs' sorted times. Each
- * run's times are sorted, so a pivot's rank is a binary search per run:
- * the pivot is the median of the runs' values at the target's relative
- * position in their windows (times of one cell: the runs' quantiles are
- * close to the union's), and each pivot leaves the windows on the target's
- * side of it. What is left after a few pivots is gathered and selected.
- * The same order statistic as selecting among all the times gathered. */
-static double kth_of_runs(cell_runs_t *c, R_xlen_t k) {
+/* The smallest time of the runs at or after position `from[r]` of each run
+ * (the first time above a pivot, or above a window), +Inf if none. */
+static double smallest_after(const cell_runs_t *c, const int *from) {
+    double next = R_PosInf;
+    for (int r = 0; r < c->count; r++) {
+        const run_window_t *w = &c->runs[r];
+        if (from[r] < w->n && w->x[from[r]] < next) next = w->x[from[r]];
+    }
+    return next;
+}
+
+/* The k-th and (k + 1)-th smallest (0-based) of the union of the runs'
+ * sorted times, into a and b (b = +Inf if k is the last). Each run's times
+ * are sorted, so a pivot's rank is a search per run: the pivot is the
+ * median of the runs' values at the target's relative position in their
+ * windows (times of one cell: the runs' quantiles are close to the
+ * union's), its position in each run searched from there, and each pivot
+ * leaves the windows on the target's side of it. What is left after a few
+ * pivots is gathered and selected. The same order statistics as selecting
+ * among all the times gathered. */
+static void kth_of_runs(cell_runs_t *c, R_xlen_t k, double *a, double *b) {
     R_xlen_t below = 0;   /* the times left of every window */
     for (int r = 0; r < c->count; r++) {
         c->runs[r].lo = 0;
@@ -113,25 +157,40 @@ static double kth_of_runs(cell_runs_t *c, R_xlen_t k) {
                 const run_window_t *w = &c->runs[r];
                 memcpy(c->buffer + m, w->x + w->lo, (size_t)(w->hi - w->lo) * sizeof(double));
                 m += w->hi - w->lo;
+                c->from[r] = w->hi;
             }
-            return select_kth(c->buffer, m, k - below);
+            R_xlen_t j = k - below;
+            *a = select_kth(c->buffer, m, j);
+            if (j + 1 < m) {   /* the larger ones follow the k-th; every time beyond the windows is larger still */
+                double next = c->buffer[j + 1];
+                for (R_xlen_t i = j + 2; i < m; i++) next = c->buffer[i] < next ? c->buffer[i] : next;
+                *b = next;
+            } else {
+                *b = smallest_after(c, c->from);
+            }
+            return;
         }
         double position = ((double)(k - below) + 0.5) / (double)active;
         int g = 0;
         for (int r = 0; r < c->count; r++) {
             const run_window_t *w = &c->runs[r];
-            if (w->hi > w->lo) c->guesses[g++] = w->x[w->lo + (int)(position * (w->hi - w->lo))];
+            c->from[r] = w->lo + (int)(position * (w->hi - w->lo));
+            if (w->hi > w->lo) c->guesses[g++] = w->x[c->from[r]];
         }
         double pivot = select_kth(c->guesses, g, g / 2);
         R_xlen_t less = below, not_more = below;
         for (int r = 0; r < c->count; r++) {
             const run_window_t *w = &c->runs[r];
-            c->less[r] = first_above(w->x, w->lo, w->hi, pivot, 1);
-            c->not_more[r] = first_above(w->x, c->less[r], w->hi, pivot, 0);
+            c->less[r] = first_above(w->x, w->lo, w->hi, c->from[r], pivot, 1);
+            c->not_more[r] = first_above(w->x, c->less[r], w->hi, c->less[r], pivot, 0);
             less += c->less[r] - w->lo;
             not_more += c->not_more[r] - w->lo;
         }
-        if (less <= k && k < not_more) return pivot;
+        if (less <= k && k < not_more) {   /* the pivot is the k-th; the next is it again, or the next time above it */
+            *a = pivot;
+            *b = k + 1 < not_more ? pivot : smallest_after(c, c->not_more);
+            return;
+        }
         if (k < less) {
             for (int r = 0; r < c->count; r++) c->runs[r].hi = c->less[r];
         } else {
@@ -139,20 +198,6 @@ static double kth_of_runs(cell_runs_t *c, R_xlen_t k) {
             below = not_more;
         }
     }
-}
-
-/* The (k + 1)-th smallest, given the k-th, a: a again where it occurs
- * more than k + 1 times from the bottom, else the smallest time above it. */
-static double next_of_runs(const cell_runs_t *c, R_xlen_t k, double a) {
-    R_xlen_t not_more = 0;
-    double next = R_PosInf;
-    for (int r = 0; r < c->count; r++) {
-        const run_window_t *w = &c->runs[r];
-        int above = first_above(w->x, 0, w->n, a, 0);
-        not_more += above;
-        if (above < w->n && w->x[above] < next) next = w->x[above];
-    }
-    return k + 1 < not_more ? a : next;
 }
 
 /* The percentiles of the cell's N times, ascending percents. */
@@ -173,7 +218,8 @@ static void percentiles_of(cell_runs_t *c, R_xlen_t n, double *out) {
             continue;
         }
         R_xlen_t i = (R_xlen_t)floor(v);
-        double a = kth_of_runs(c, i), b = next_of_runs(c, i, a);
+        double a, b;
+        kth_of_runs(c, i, &a, &b);
         out[p] = percentile_linear(a, b, v - (double)i);
     }
 }
@@ -207,6 +253,7 @@ static SEXP cell_percentiles_call(void *data) {
     cell_runs_t runs = {scratch_alloc_dirty(&call->scratch, (size_t)most_rows + 1, sizeof(run_window_t)), 0,
                         scratch_alloc_dirty(&call->scratch, (size_t)most_rows + 1, sizeof(int)),
                         scratch_alloc_dirty(&call->scratch, (size_t)most_rows + 1, sizeof(int)),
+                        scratch_alloc_dirty(&call->scratch, (size_t)most_rows + 1, sizeof(int)),
                         scratch_alloc_dirty(&call->scratch, (size_t)most_rows + 1, sizeof(double)),
                         scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(double))};
     double *columns[2 * N_PERCENTS];
@@ -220,6 +267,14 @@ static SEXP cell_percentiles_call(void *data) {
     }
     r = 0;
     for (R_xlen_t c = 0; c < cells; r += rows[c++]) {
+        if (c + 1 < cells) {   /* the next cell's times, from 30 or so places of the store, on their way */
+            R_xlen_t next = r + rows[c];
+            for (int k = 0; k < rows[c + 1]; k++) {
+                const char *from = (const char *)(values + (R_xlen_t)at[next + k]);
+                const char *to = (const char *)(values + (R_xlen_t)at[next + k] + n[next + k]);
+                for (; from < to; from += 64) __builtin_prefetch(from);
+            }
+        }
         for (int j = 0; j < 2; j++) {   /* 0: every repetition; 1: those the Tukey filter kept */
             R_xlen_t count = 0;
             runs.count = rows[c];

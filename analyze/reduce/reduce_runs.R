@@ -60,9 +60,9 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   context <- runs$context[of_run]
   cell <- if (any(exp > nrow(cell_of), na.rm = TRUE)) cell_of[cbind(exp, context)]
           else cell_of[exp + (context - 1L) * nrow(cell_of)]   # the same, without a matrix of indices
-  medians <- data.table(cell = cell, run = runs$run_key[of_run],
-                        median = m$median, n = n, n_kept = m$n, p90 = m$p90, p99 = m$p99, at = as.numeric(at),
-                        below = m$below)
+  # setDT: the columns as they are (data.table() would copy them, some 20 MB).
+  medians <- setDT(list(cell = cell, run = runs$run_key[of_run], median = m$median, n = n, n_kept = m$n,
+                        p90 = m$p90, p99 = m$p99, at = as.numeric(at), below = m$below))
   setkeyv(medians, c("cell", "run"))
   setattr(medians, "values", values)
   setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs)))
@@ -90,8 +90,11 @@ exp_of_run_id <- function(archives, frame, runs) {
 # median) keyed by (cell, run, round) -- the Tukey median of the
 # repetitions of each experiment in each round of each run, the units the
 # paired tests compare. A run without rounds (a kernel before them; its
-# results have no round column) is one round: its run medians.
+# results have no round column) is one round: its run medians. NULL where
+# no run has rounds: run_units are the units then, made where needed.
 round_units <- function(rounds, medians, runs, frame, cell_fn) {
+  with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
+  if (!length(with_rounds)) return(NULL)
   # The runs' vectors joined, and their cells found per archive (a table per
   # run cost 1 ms each).
   have <- which(vapply(rounds, function(r) length(r$id) > 0L, TRUE))
@@ -105,16 +108,18 @@ round_units <- function(rounds, medians, runs, frame, cell_fn) {
     cell[mine] <- cell_fn[[a]](id[mine], runs$context[of_run[mine]])
   }
   parts <- setDT(list(cell = cell, run = runs$run_key[of_run], round = column("round"), median = column("median")))
-  with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
-  if (!length(with_rounds) && identical(key(medians), c("cell", "run"))) {   # no rounds: the run medians, in order
-    units <- medians[!is.na(cell) & !is.na(median), .(cell, run, round = 1L, median)]
-    setattr(units, "sorted", c("cell", "run", "round"))
-    return(units[])
-  }
   plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
   units <- if (!length(have)) plain else if (!nrow(plain)) parts else rbind(parts, plain)
   if (anyNA(units$cell) || anyNA(units$median)) units <- units[!is.na(cell) & !is.na(median)]
   setkeyv(units, c("cell", "run", "round"))
+  units[]
+}
+
+# The units of runs without rounds (round_units): their run medians (keyed
+# by cell and run), each run one round.
+run_units <- function(medians) {
+  units <- medians[!is.na(cell) & !is.na(median), .(cell, run, round = 1L, median)]
+  setattr(units, "sorted", c("cell", "run", "round"))
   units[]
 }
 

@@ -31,4 +31,8 @@ test_that("cell percentiles in C equal the R code's, with ties, empty runs and k
   expect_same_percentiles(random_cells(100, 30, 50, function(n) rexp(n) * runif(1, 1, 5)))  # runs of other speeds
   expect_same_percentiles(random_cells(100, 30, 50, function(n) c(rep(1, n %/% 2), rnorm(n - n %/% 2, 3))))
   expect_same_percentiles(random_cells(50, 1:100, 1:500, function(n) rlnorm(n, sample(c(0, 5), 1))))
+  # runs far apart, some all one value: the searches start far from the answer
+  expect_same_percentiles(random_cells(200, 2:40, 0:80, function(n) {
+    if (runif(1) < 0.3) rep(runif(1), n) else rlnorm(n, sample(c(-3, 0, 3), 1), 0.1)
+  }))
 })
