@@ -46,7 +46,8 @@ report_params <- function(result) {
   keep <- vapply(params, function(p) {
     if (p %in% RUN_PARAMETERS) return(TRUE)
     if (p == "twin" || !p %in% names(cells)) return(FALSE)
-    v <- unique(na.omit(as.character(cells[[p]])))
+    v <- unique(cells[[p]])   # the values once, then as text: some 10000 cells
+    v <- unique(as.character(v[!is.na(v)]))
     literal <- if (is.na(defaults[p])) NA_character_ else literal_default(defaults[[p]])
     length(v) > 1L || (length(v) == 1L && !is.na(literal) && !identical(v, literal))
   }, TRUE)

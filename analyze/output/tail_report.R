@@ -31,7 +31,7 @@ tail_summary <- function(pt) {
 }
 
 tail_latency_blocks <- function(result, settings) {
-  pt <- percentile_table(result)
+  pt <- result$percentile_rows %||% percentile_table(result)
   if (!nrow(pt)) return(list())
   s <- tail_summary(pt)
   several <- uniqueN(s$param_set) > 1L

@@ -92,7 +92,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
-  pt <- percentile_table(result)
+  pt <- result$percentile_rows <- percentile_table(result)   # the report's tail section reads them too
   if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
   be <- break_even_table(result)
   if (nrow(be)) write_csv(be, file.path(dir, "break_even.csv"))
@@ -100,7 +100,7 @@ write_analysis <- function(result, settings, warnings, dir) {
     write_csv(result$characterization, file.path(dir, "characterization.csv"))
   }
   write_text_file(warnings, file.path(dir, "warnings.txt"))
-  history_written()
+  if (!is.null(settings$history)) history_written()   # the history (--history) reads its tables
   history <- history_fragment(settings, dir)
   regression_plots <- write_regression(result$regression, settings, dir, params)
   arrival_plots <- write_arrival(result, settings, dir)
@@ -112,6 +112,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   blocks <- with_history_blocks(blocks, history_blocks(history))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
+  history_written()
   list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
        closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
        regression = result$regression$table, regression_plots = regression_plots,
