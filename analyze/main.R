@@ -129,6 +129,12 @@ run_main <- function(args) {
       message("nbhbench: analyze failed: ", gsub("\n", " ", conditionMessage(e)))
       1L
     })
+  # Out at once where the analyzer's library is loaded (exit_now.c): the
+  # temporary directory removed here, the rest left to the kernel.
+  if (native_loaded()) {
+    unlink(tempdir(), recursive = TRUE)
+    call_native("nbh_exit_now", status)
+  }
   quit(save = "no", status = status)
 }
 

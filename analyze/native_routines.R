@@ -31,6 +31,11 @@ native_library <- function(root = Sys.getenv("NBH_ROOT", ".")) {
   if (isFALSE(loaded)) NULL else loaded
 }
 
+# Whether the library is loaded already (native_library loads it).
+native_loaded <- function(root = Sys.getenv("NBH_ROOT", ".")) {
+  inherits(NATIVE_LIBRARIES[[root]], "DLLInfo")
+}
+
 # .Call of a routine of the library, or NULL without it.
 call_native <- function(routine, ...) {
   if (is.null(native_library())) return(NULL)
