@@ -95,7 +95,10 @@ void sort_times(double *s, int n) {
         lo = s[i] < lo ? s[i] : lo;
         hi = s[i] > hi ? s[i] : hi;
     }
-    if (!(hi > lo)) return;   /* all equal */
+    if (!(hi > lo) || !isfinite(hi - lo)) {   /* all equal, or an infinite (or NaN) time: no value scale */
+        insertion_sort(s, n);
+        return;
+    }
     double first = s[n / 4], second = s[n / 2], third = s[3 * n / 4];
     double three = fmax(fmax(first, second), third) - fmin(fmin(first, second), third);
     if (hi - lo > 8 * three) {
@@ -115,7 +118,7 @@ void sort_times(double *s, int n) {
     memset(next, 0, (size_t)(n + 1) * sizeof(int));
     for (int i = 0; i < n; i++) {
         double x = (s[i] - lo) * scale;
-        int b = x <= 0 ? 0 : x >= n - 1 ? n - 1 : (int)x;
+        int b = !(x > 0) ? 0 : x >= n - 1 ? n - 1 : (int)x;   /* NaN: bucket 0 */
         bucket[i] = (unsigned short)b;
         next[b + 1]++;
     }

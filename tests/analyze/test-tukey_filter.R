@@ -112,3 +112,23 @@ test_that("the round medians in C equal round_medians_tukey, rows in round order
                      round_medians_tukey(rows$id, rows$round, rows$seconds))
   }
 })
+
+test_that("each experiment's times come out sorted whatever their values (buckets before the insertion sort)", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  set.seed(34)
+  draws <- list(
+    function(n) rlnorm(n, -11, 0.05),                                        # the bulk alone
+    function(n) rlnorm(n, -11, 0.05) * ifelse(runif(n) < 0.1, 10, 1),         # slow outliers
+    function(n) signif(rlnorm(n, -11, 0.2), 2),                               # many ties
+    function(n) rep(3e-6, n),                                                 # one value
+    function(n) c(rep(1, n - 2L), 0, 1e300),                                  # one far value each way
+    function(n) c(rnorm(n - 2L), Inf, -Inf),                                  # infinite times
+    function(n) rnorm(n) * 10^sample(-300:300, n, TRUE))                      # any scale, negative too
+  for (draw in draws) {
+    sizes <- c(15L, 16L, 17L, 50L, 333L, 1024L, 1025L)
+    id <- rep(seq_along(sizes) - 1L, sizes)
+    x <- unlist(lapply(sizes, draw))
+    got <- call_native("nbh_tukey_medians", id, x, NULL, 0)
+    expect_identical(got$values, unlist(lapply(split(x, id), sort), use.names = FALSE))
+  }
+})
