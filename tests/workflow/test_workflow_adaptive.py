@@ -3,7 +3,8 @@ tool (pmpi_slowdown.c) slows MPI_Neighbor_alltoall with MPI_INT at 1 KiB in
 every run and at 4 KiB in every fourth run; campaigns/adaptive compares int
 with byte at four sizes in rounds (nrun 7, rounds of 3, up to 13). The
 slowed cell is violated at the first look and measured no more; the
-untouched ones hold; the sometimes-slow one is open until the last look. Locally (interrupted in round 2 and resumed) with Open MPI, through
+untouched ones hold; the sometimes-slow one is open at the first look, then
+violated or open, as the load lets its untouched rounds scatter. Locally (interrupted in round 2 and resumed) with Open MPI, through
 the tests' Slurm with MPICH; archive and analyze take the rounds."""
 import json
 import re
@@ -47,25 +48,31 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     assert "adaptive: round 2 of at most 3" in status and "after round 1: 4 tests: 1 violated" in status
 
     resumed = bench.ok("submit", "adaptive", "--resume", timeout=300)
-    assert "look after round 3" in resumed.stdout
-    # The sometimes-slow cell: open after rounds 1 and 2; after round 3 (52 paired rounds, 12 of them
-    # slowed) open or violated, as the load lets the untouched rounds scatter.
-    ended = re.search(r"adaptive: (budget spent: 1 tests open|done: no test open) after round 3", resumed.stdout)
+    assert "look after round 2" in resumed.stdout
+    # The sometimes-slow cell (runs 1, 5, 9 and 13 slowed): open after round 1; after round 2 (40 paired
+    # rounds, 12 of them slowed) and round 3 (52, 16 slowed) open or violated, as the load lets the
+    # untouched rounds scatter: on a quiet machine they lean the slowed way, and the cell is violated
+    # after round 2, which ends the campaign (no test open).
+    ended = re.search(r"adaptive: (budget spent: 1 tests open|done: no test open) after round ([23])",
+                      resumed.stdout)
     assert ended, resumed.stdout
+    last = int(ended.group(2))
+    assert last == 3 or ended.group(1).startswith("done"), resumed.stdout
     record = json.loads((workspace.path / "adaptive.json").read_text())
-    assert [look["round"] for look in record["looks"]] == [1, 2, 3]
+    assert [look["round"] for look in record["looks"]] == list(range(1, last + 1))
     assert (record["looks_planned"], record["rule"], record["hold_rule"]) == (3, "obrien-fleming", "pocock")
     # O'Brien-Fleming-type: the first look (7 of 13 runs) at 2 (1 - Phi(3.2905 / sqrt(7 / 13))) = 7.3e-6, the
     # violated cell's 14 rounds (7 runs x 2) pairing at 2^-14 = 6.1e-5 are not enough: its runs x blocks 4 = 28 are.
     assert record["p_first"] == pytest.approx(7.3e-6, rel=0.05)
-    assert [look["p_look"] < look_next["p_look"] for look, look_next in zip(record["looks"], record["looks"][1:])] \
-        == [True, True], "later looks spend more"
+    assert all(look["p_look"] < look_next["p_look"] for look, look_next in zip(record["looks"], record["looks"][1:])), \
+        "later looks spend more"
 
     # Rounds 2 and 3: new runs r008..r013 holding exactly what the look before them found open.
     runs = workspace.runs()
-    assert [r["run_id"] for r in runs] == [f"1x4-default-r{k:03d}" for k in range(1, 14)]
-    assert [r["round"] for r in runs] == ["1"] * 7 + ["2"] * 3 + ["3"] * 3
-    for number, first in ((2, 8), (3, 11)):
+    nruns = 7 + 3 * (last - 1)
+    assert [r["run_id"] for r in runs] == [f"1x4-default-r{k:03d}" for k in range(1, nruns + 1)]
+    assert [r["round"] for r in runs] == (["1"] * 7 + ["2"] * 3 + ["3"] * 3)[:nruns]
+    for number, first in ((2, 8), (3, 11))[:last - 1]:
         needed = {int(row["id"]) for row in read_csv(workspace.path / "looks" / str(number - 1) / "needed.csv")}
         for run in range(first, first + 3):
             assert input_ids(workspace, f"1x4-default-r{run:03d}") == needed
@@ -73,31 +80,31 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
         assert needed >= ids_of_sizes(workspace, {SOME_RUNS}), "the undecided cell in every round"
 
     archive, _ = bench.archive("adaptive")
-    assert (archive / "adaptive.json").is_file() and (archive / "looks" / "3" / "tests.csv").is_file()
+    assert (archive / "adaptive.json").is_file() and (archive / "looks" / str(last) / "tests.csv").is_file()
     assert [r["round"] for r in read_csv(archive / "runs.csv")] == [r["round"] for r in runs]
     out = tmp_path / "analysis"
     bench.ok("analyze", archive, "--out", out, "--no-plots")
     tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
     assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["decided_round"] == "1"
-    assert tests[EVERY_RUN]["look_decisions"] == "violated violated violated"
+    assert tests[EVERY_RUN]["look_decisions"] == " ".join(["violated"] * last)
     assert float(tests[EVERY_RUN]["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
         "measured no more after round 1: its one look"
-    assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", "13"), "unequal run counts"
+    assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", str(nruns)), "unequal run counts"
     sometimes = tests[SOME_RUNS]
     if ended.group(1).startswith("budget"):
         assert (sometimes["decision"], sometimes["decided_round"]) == ("open", ""), sometimes
         counts = ("1", "2", "1")
     else:
-        assert (sometimes["decision"], sometimes["decided_round"]) == ("violated", "3"), sometimes
+        assert (sometimes["decision"], sometimes["decided_round"]) == ("violated", str(last)), sometimes
         counts = ("2", "2", "0")
-    assert sometimes["look_decisions"].split()[:2] == ["open", "open"]
+    assert sometimes["look_decisions"].split()[:last - 1] == ["open"] * (last - 1)
     assert {tests[m]["decision"] for m in UNTOUCHED} == {"holds"}
     [summary] = read_csv(out / "summary.csv")
     assert (summary["n_vio_tests"], summary["n_holds_tests"], summary["n_open_tests"]) == counts
     report = (out / "report.md").read_text()
     assert f"**Decided: {counts[0]} violated, 2 hold, {counts[2]} open**" in report and "## Adaptive rounds" in report
     assert "O'Brien-Fleming-type" in report and "falsely violated with probability at most 0.001" in report
-    assert "runs spent: 13 of the 13 of the fixed design" in report
+    assert f"runs spent: {nruns} of the 13 of the fixed design" in report
 
 
 def test_slurm_rounds_are_jobs_of_their_own_and_wait_follows_them(slurm_bench, tmp_path):
