@@ -39,9 +39,11 @@ SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
 /* results_file.c */
 SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP blocks_of_id, SEXP store, SEXP offset);
 
+/* exit_now.c: the analysis ends at once, its files written. */
+SEXP nbh_exit_now(SEXP status);
+
 /* value_store.c: a block of doubles shared with the forked workers. */
 SEXP nbh_store_new(SEXP size);
-SEXP nbh_exit_now(SEXP status);
 /* n values of the store from offset (an R number), or NULL if store is
  * NULL; an R error if they do not fit. */
 double *store_region(SEXP store, SEXP offset, R_xlen_t n);
