@@ -99,7 +99,7 @@ look_tests <- function(state) {
   rbindlist(lapply(seq_along(state$pairs), function(k) {
     p <- state$pairs[[k]]
     data.table(guideline = rep(k, nrow(p)), a_cell = p$a_cell, b_cell = p$b_cell,
-               paired = rep(identical(state$guidelines[[k]]$method, "paired"), nrow(p)))
+               paired = rep(round_method(state$guidelines[[k]]$method %||% ""), nrow(p)))
   }))
 }
 

@@ -21,6 +21,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_exchange_paths, 2),
     ROUTINE(nbh_paired_differences, 7),
     ROUTINE(nbh_exit_now, 1),
+    ROUTINE(nbh_shift_interval, 6),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

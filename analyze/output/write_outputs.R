@@ -18,8 +18,9 @@
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", "statistic", "method", params, "a_params", "b_params",
-    "runs_a", "runs_b", "pairs",
-    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
+    "runs_a", "runs_b", "pairs", "df",
+    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_reverse", "p_adjusted",
+    "var_launch", "var_round", "launch_share", "slower",
     "violated", "decision", "decided_round", "look_decisions", "p_look", "ci_level_look", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
