@@ -97,6 +97,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
        graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state,
+       costs = launch_costs(archives, frame),
        arrival = arrival_extra_times(frame$cells, ranks, params$name),
        clock_starts = read_clock_starts(archives, frame, medians))
 }

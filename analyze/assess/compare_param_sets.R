@@ -53,13 +53,14 @@ compare_param_sets <- function(cells, medians, params, reference, p_thres = 0.00
     slower[faster, on = c(a_cell = "b_cell", b_cell = "a_cell"), `:=`(p_faster = i.p_value, faster = i.violated)]
     slower[, .(param_set = s, reference = reference, set_cell = a_cell, ref_cell = b_cell, runs_set = runs_a,
                runs_ref = runs_b, median_set = median_a, median_ref = median_b, ratio, ratio_ci_low,
-               ratio_ci_high, method, p_slower = p_value, p_faster, slower = violated, faster)]
+               ratio_ci_high, method, pairs, df, p_slower = p_value, p_faster, slower = violated, faster)]
   }))
   if (!nrow(out)) {
     out <- data.table(param_set = character(), reference = character(), set_cell = integer(),
                       ref_cell = integer(), runs_set = integer(), runs_ref = integer(), median_set = numeric(),
                       median_ref = numeric(), ratio = numeric(), ratio_ci_low = numeric(),
-                      ratio_ci_high = numeric(), method = character(), p_slower = numeric(), p_faster = numeric(),
+                      ratio_ci_high = numeric(), method = character(), pairs = integer(), df = integer(),
+                      p_slower = numeric(), p_faster = numeric(),
                       slower = logical(), faster = logical())
   }
   out[]

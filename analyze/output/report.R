@@ -291,7 +291,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     paragraph(chance_text(result, nrow(tt))),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary))), aa_blocks(result, tt), reorder_blocks(result), list(
+    table_block(study_table(summary))), aa_blocks(result, tt), plan_blocks(result$plan), reorder_blocks(result), list(
     heading("Violations")))
   if (nrow(vt)) {
     shown <- head(vt[order(-ratio)], REPORT_ROWS)

@@ -38,7 +38,7 @@ verdict_map_data <- function(summary, p_thres) {
                     sum(s$n_tests), sum(s$n_holds_tests), sum(s$n_open_tests), uniqueN(s$guideline_no)),
     subtitle = "each cell: violated / hold / open tests of a guideline in a library and deployment",
     caption = paste0("Colour: red, the share of the cell's tests violated; where none is, green when all hold, ",
-                     "greyer as more are open (grey: all open, the data decided nothing). "),
+                     "greyer as more are open (grey: all open, the data decided nothing). ",
                      if (blind) sprintf(paste("Hatched: cannot detect, too few runs for any test of the cell to",
                                               "reach p <= %s (%d of %d cells)."), format(p_thres), blind, nrow(data))
                      else "No cell is short of runs (cannot detect)."),

@@ -4,7 +4,8 @@
 # characterization.csv (where layouts meet contiguous data), arrival.csv
 # and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), percentiles.csv (tail
-# latencies), break_even.csv (where persistent operations and their
+# latencies), plan.csv (where two-level tests were made: what more runs or
+# rounds would give, plan_repetitions), break_even.csv (where persistent operations and their
 # blocking forms were measured), plots/ (PNG and PDF; the verdict map,
 # plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
@@ -93,6 +94,9 @@ write_analysis <- function(result, settings, warnings, dir) {
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
+  plan <- result$plan <- plan_repetitions(tt, result$costs, result$hold_ratio %||% result$v_thres,
+                                          result$ci_level %||% 0.95)
+  if (nrow(plan)) write_csv(plan, file.path(dir, "plan.csv"))
   pt <- result$percentile_rows <- percentile_table(result)   # the report's tail section reads them too
   if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
   be <- break_even_table(result)

@@ -178,17 +178,21 @@ def test_nrun_max_below_nrun_in_campaign_conf_is_one_line_naming_its_line(tmp_pa
 
 
 def test_generate_warns_when_the_first_round_cannot_reach_the_first_looks_threshold(capsys):
-    # 8 runs of 1 round reach 2^-8 = 0.0039 (paired); O'Brien-Fleming-type spending of 0.001 allows
-    # the first look, at 8 / 27 of the information, 2 (1 - Phi(3.2905 / sqrt(8 / 27))) = 1.5e-9.
+    # O'Brien-Fleming-type spending of 0.001 allows the first look, at 8 / 27 of the information,
+    # 2 (1 - Phi(3.2905 / sqrt(8 / 27))) = 1.5e-9: the two-level test over 8 runs (t = 36.6 with 7
+    # degrees of freedom) needs their mean 12.9 spreads above 0; 17 runs reach 3 spreads.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
              "--set", "nrun_step=1", "--set", "blocks=1"])
     said = capsys.readouterr()
     assert "at most 20 looks; each test's looks spend p_thres 0.001 by obrien-fleming spending on its runs / " \
            "nrun_max (the first look at p <= 1.49e-09) and the intervals' 2.5 % by pocock spending" in said.out
-    assert "nrun=8 x blocks=1 cannot show a violation in the first round" in said.err
-    assert "above 1.49e-09, the first look's share of the p threshold 0.001 (error spending" in said.err
-    assert "use nrun x blocks >= 30" in said.err
-    # 8 runs of 4 rounds: 2^-32 = 2.3e-10 reaches even that.
+    assert "nrun=8 can show a violation in the first round (its look's share 1.49e-09 of the p threshold 0.001" \
+        in said.err
+    assert "use nrun >= 17" in said.err
+    # More rounds do not help: the launches are the unit.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
              "--set", "nrun_step=1", "--set", "blocks=4"])
+    assert "use nrun >= 17" in capsys.readouterr().err
+    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=17", "--set", "nrun_max=27",
+             "--set", "nrun_step=1", "--set", "blocks=1"])
     assert "warning" not in capsys.readouterr().err
