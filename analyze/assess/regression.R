@@ -122,8 +122,8 @@ regression_tests <- function(pairs, new_cells, old_cells, new_medians, old_media
   # Each pair is two tests (slower, faster): both count in the adjustment.
   both <- adjust_p(c(slower$p_value, slower$p_faster), adjust)
   n <- nrow(slower)
-  slower[, `:=`(p_slower = both[seq_len(n)], p_faster = both[n + seq_len(n)],
-                min_p = smallest_adjusted_p(smallest_attainable_p(slower), adjust, 2L * .N))]
+  reach <- smallest_adjusted_p(smallest_attainable_p(slower), adjust, 2L * n)
+  slower[, `:=`(p_slower = both[seq_len(n)], p_faster = both[n + seq_len(n)], min_p = reach)]
   out[slower, on = c(new_cell = "a_cell"), `:=`(
     median_new = i.median_a, median_old = i.median_b, ratio = i.ratio, ratio_ci_low = i.ratio_ci_low,
     ratio_ci_high = i.ratio_ci_high, p_slower = i.p_slower, p_faster = i.p_faster, min_p = i.min_p)]

@@ -35,7 +35,8 @@ test_that("the other way round, with another reference, and without other sets",
   expect_equal(nrow(compare_param_sets(cells[param_set == "default"], med, params, "default")), 0L)
   expect_named(compare_param_sets(cells, med, params, "default", sets = character()),
                c("param_set", "reference", "set_cell", "ref_cell", "runs_set", "runs_ref", "median_set",
-                 "median_ref", "ratio", "p_slower", "p_faster", "slower", "faster"))
+                 "median_ref", "ratio", "ratio_ci_low", "ratio_ci_high", "method", "pairs", "df", "p_slower",
+                 "p_faster", "slower", "faster"))
 })
 
 test_that("the reference set: --reference-set, else default, else the first", {
