@@ -42,16 +42,9 @@ launch_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, le
   if (!(length(level) == 1L && is.finite(level) && level > 0 && level < 1)) {
     stop("launch_test: level must be a number between 0 and 1")
   }
-  x <- data.table(test = as.integer(d$test), run = as.integer(d$run), value = as.double(d$value))
-  x[, square := value * value]
-  per_run <- x[, .(k = .N, total = sum(value), squares = sum(square)), keyby = .(test, run)]
-  per_run[, `:=`(e = total / k, within = pmax(squares - total * total / k, 0))]
-  per_test <- per_run[, .(units = sum(k), runs = .N, estimate = mean(e), spread = var(e),
-                          ssw = sum(within), weighted = sum(total) / sum(k), k2 = sum(k * k),
-                          ssb_raw = sum(k * e * e)), keyby = test]
-  out <- data.table(test = seq_len(n_tests), units = 0L, runs = 0L)
-  out[per_test, on = "test", `:=`(units = i.units, runs = i.runs, estimate = i.estimate, spread = i.spread,
-                                  ssw = i.ssw, weighted = i.weighted, k2 = i.k2, ssb_raw = i.ssb_raw)]
+  native <- call_native("nbh_launch_test", as.integer(d$test), as.integer(d$run), as.double(d$value),
+                        as.integer(n_tests))
+  out <- if (!is.null(native)) setDT(native)[, test := seq_len(n_tests)] else launch_sums(d, n_tests)
   out[, df := pmax(runs - 1L, 0L)]
   out[, se := fifelse(runs >= 2L, sqrt(pmax(spread, 0) / runs), NA_real_)]
   t_of <- function(estimate, se) fifelse(se > 0, estimate / se, fifelse(estimate > 0, Inf, fifelse(estimate < 0, -Inf, 0)))
@@ -74,4 +67,24 @@ launch_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, le
   out[units == 0L, `:=`(estimate = NA_real_, p_greater = NA_real_, p_less = NA_real_)]
   out[, .(test, units, runs, df, estimate, se, p_greater, p_less, ci_low, ci_high, var_launch, var_round,
           launch_share)]
+}
+
+# The per-test sums of launch_test, in R: the reference of
+# analyze/native/launch_test.c, and what runs without it (or for rows not
+# ordered by test). data.table(test, units, runs, estimate (the mean of the
+# run means), spread (their variance), ssw (the rounds' sum of squares
+# about their run means), weighted (the mean of all units), k2 (sum of
+# the squared rounds per run), ssb_raw (sum of k e^2)).
+launch_sums <- function(d, n_tests) {
+  x <- data.table(test = as.integer(d$test), run = as.integer(d$run), value = as.double(d$value))
+  x[, square := value * value]
+  per_run <- x[, .(k = .N, total = sum(value), squares = sum(square)), keyby = .(test, run)]
+  per_run[, `:=`(e = total / k, within = pmax(squares - total * total / k, 0))]
+  per_test <- per_run[, .(units = sum(k), runs = .N, estimate = mean(e), spread = var(e),
+                          ssw = sum(within), weighted = sum(total) / sum(k), k2 = sum(k * k),
+                          ssb_raw = sum(k * e * e)), keyby = test]
+  out <- data.table(test = seq_len(n_tests), units = 0L, runs = 0L)
+  out[per_test, on = "test", `:=`(units = i.units, runs = i.runs, estimate = i.estimate, spread = i.spread,
+                                  ssw = i.ssw, weighted = i.weighted, k2 = i.k2, ssb_raw = i.ssb_raw)]
+  out[]
 }

@@ -64,6 +64,9 @@ SEXP nbh_signed_rank_test(SEXP test, SEXP value, SEXP n_tests, SEXP level);
 /* log_median_var.c */
 SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 
+/* launch_test.c */
+SEXP nbh_launch_test(SEXP test, SEXP run, SEXP value, SEXP n_tests);
+
 /* shift_interval.c */
 SEXP nbh_shift_interval(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP tests, SEXP k);
 

@@ -206,3 +206,25 @@ test_that("method = study in an adaptive campaign compares the runs both sides h
   fixed <- assess_guideline(g, cells, medians, c("op", "msize"), method = "study")
   expect_equal(c(fixed$runs_a, fixed$runs_b), c(10L, 5L))
 })
+
+test_that("the C routine gives launch_sums's values; rows out of order go to R", {
+  set.seed(36)
+  tests <- 40L
+  rows <- rbindlist(lapply(seq_len(tests), function(t) {
+    rounds <- sample(1:6, sample(1:8, 1), TRUE)
+    data.table(test = t, run = rep(seq_along(rounds) * 3L, rounds), value = rnorm(sum(rounds), 0.02, 0.05))
+  }))
+  native <- call_native("nbh_launch_test", rows$test, rows$run, rows$value, tests + 2L)
+  expect_false(is.null(native))
+  reference <- launch_sums(rows, tests + 2L)
+  for (col in c("units", "runs")) expect_identical(native[[col]], reference[[col]])
+  for (col in c("estimate", "spread", "ssw", "weighted", "k2", "ssb_raw")) {
+    expect_equal(native[[col]], reference[[col]], tolerance = 1e-9, info = col)
+  }
+  expect_null(call_native("nbh_launch_test", rev(rows$test), rows$run, rows$value, tests))
+  shuffled <- rows[c(2L, 1L, 3:.N)]
+  if (shuffled$run[1] > shuffled$run[2] && shuffled$test[1] == shuffled$test[2]) {
+    expect_null(call_native("nbh_launch_test", shuffled$test, shuffled$run, shuffled$value, tests))
+  }
+  expect_equal(launch_test(shuffled, tests)[, !"test"], launch_test(rows, tests)[, !"test"], tolerance = 1e-9)
+})

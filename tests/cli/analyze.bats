@@ -227,7 +227,7 @@ assert_one_line_error() {
     [ "$status" -eq 0 ]
     grep -q "^Chance alone: were no guideline ever broken, about 0.16 of these 160 tests would still have p <= 0.001" "$OUT/report.md"
     grep -q "| ratio | 95% CI | p |" "$OUT/report.md"
-    grep -q "every ratio with its 95% confidence interval (paired tests: from the signed-rank test.s Walsh averages; unpaired: bootstrap over runs" "$OUT/report.md"
+    grep -q "every ratio with its 95% confidence interval (paired and launch pairs: the t interval over the runs; rounds: the signed-rank test.s Walsh averages; unpaired: the rank-sum test.s interval of the shift, Moses" "$OUT/report.md"
 }
 
 @test "too few runs: 'cannot detect' in summary.csv and at the top of the report; --fail-on-violation fails" {
