@@ -146,8 +146,9 @@ plan_advice <- function(half_width, target, runs, rounds, runs_needed, rounds_ne
     by_rounds <- if (is.na(rounds_needed[i])) sprintf("no number of rounds at %d runs (the launches alone are wider)", runs[i]) else
       sprintf("%d rounds a run at %d runs (%s s more)", rounds_needed[i], runs[i], fmt(more_rounds[i]))
     cheaper <- if (is.na(rounds_needed[i]) || (!is.na(runs_needed[i]) && more_runs[i] <= more_rounds[i])) "more launches" else "more rounds"
-    out[i] <- sprintf("%s: %s, or %s; cheapest per unit of variance: %s rounds a run (%s runs)", cheaper, by_runs,
-                      by_rounds, best_rounds[i], if (is.na(runs_at_best[i])) "-" else runs_at_best[i])
+    out[i] <- sprintf("%s: %s, or %s; cheapest per unit of variance: %s round%s a run (%s runs)", cheaper, by_runs,
+                      by_rounds, best_rounds[i], if (identical(as.integer(best_rounds[i]), 1L)) "" else "s",
+                      if (is.na(runs_at_best[i])) "-" else runs_at_best[i])
   }
   out
 }
