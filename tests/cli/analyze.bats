@@ -178,8 +178,8 @@ assert_one_line_error() {
 @test "several parameter sets: what heals what against --reference-set; an unknown set is one line, exit 2" {
     run --separate-stderr nbhbench analyze "$ARCHIVES/tuning" --out "$OUT" --no-plots --reference-set tuned
     [ "$status" -eq 0 ]
-    [ "$(head -n1 "$OUT/heal_sets.csv")" = "reference,param_set,library,deployment,nprocs,ref_violations,removed,kept,not_measured,added,cells,cells_slower,cells_faster,max_ratio,min_ratio" ]
-    [ "$(sed -n 2p "$OUT/heal_sets.csv" | cut -d, -f1-4,11)" = "tuned,default,openmpi,1x4,96" ]
+    [ "$(head -n1 "$OUT/heal_sets.csv")" = "reference,param_set,library,deployment,nprocs,ref_violations,removed,no_longer_significant,kept,not_measured,added,cells,cells_slower,cells_faster,max_ratio,min_ratio" ]
+    [ "$(sed -n 2p "$OUT/heal_sets.csv" | cut -d, -f1-4,12)" = "tuned,default,openmpi,1x4,96" ]
     [[ $(head -n1 "$OUT/heal.csv") == reference,param_set,status,guideline_no,* ]]
     [ "$(wc -l <"$OUT/set_comparison.csv")" -eq 97 ]
     grep -q '^- parameter sets: `default`, `tuned`; reference: `tuned`$' "$OUT/report.md"
@@ -210,8 +210,8 @@ assert_one_line_error() {
     assert_one_line_error 2 "^nbhbench: --adjust needs a value"
     run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --adjust bh
     [ "$status" -eq 0 ]
-    head -n1 "$OUT/tests.csv" | grep -q ',ratio,ratio_ci_low,ratio_ci_high,p_value,p_adjusted,slower,'
-    head -n1 "$OUT/violations.csv" | grep -q ',p_value,p_adjusted,'
+    head -n1 "$OUT/tests.csv" | grep -q ',ratio,ratio_ci_low,ratio_ci_high,p_value,p_reverse,p_adjusted,var_launch,var_round,launch_share,slower,'
+    head -n1 "$OUT/violations.csv" | grep -q ",p_value,p_reverse,p_adjusted,"
     head -n1 "$OUT/summary.csv" | grep -q ',min_p_value,min_p_adjusted,smallest_p,power$'
     grep -q "p-values adjusted by Benjamini-Hochberg (--adjust bh)" "$OUT/report.md"
     grep -q '| p bh |' "$OUT/report.md"
