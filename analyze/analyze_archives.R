@@ -79,6 +79,11 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
     percentiles <<- cell_percentiles(medians)
   })
+  single <- tests[method %in% c("paired", "launches") & df %in% 0L, .N]
+  if (single) {
+    nbh_warning(single, " of ", nrow(tests), " tests have one run (or one pair of launches) on their sides: no test ",
+                "across launches is possible, they are open whatever their rounds say (tests.csv df 0); more runs decide them")
+  }
   rounds <- NULL
   if (replay) {
     rounds <- decision_rounds(tests, state, frame$runs, medians, work, looks, history)

@@ -228,3 +228,19 @@ test_that("the C routine gives launch_sums's values; rows out of order go to R",
   }
   expect_equal(launch_test(shuffled, tests)[, !"test"], launch_test(rows, tests)[, !"test"], tolerance = 1e-9)
 })
+
+test_that("an archive of one run says so, and decides nothing across launches", {
+  dir <- file.path(tempfile("archive-"), "synthetic-openmpi")
+  write_synthetic_archive(dir, synthetic_experiments("small", nrep = 20L), deployments = "1x4", nrun = 1L,
+                          inputs = FALSE, blocks = 10L, work_column = TRUE, seed = 3L,
+                          planted = list(list(where = list(op = "neighbor_allgather", msize = 1024), factor = 1.5)))
+  said <- character()
+  result <- withCallingHandlers(analyze_archives(dir, root = nbh_root), warning = function(w) {
+    said <<- c(said, conditionMessage(w))
+    invokeRestart("muffleWarning")
+  })
+  tt <- test_table(result)
+  expect_true(all(tt$df == 0L))
+  expect_true(all(tt$decision == "open"))
+  expect_match(said, "tests have one run .* no test across launches is possible", all = FALSE)
+})
