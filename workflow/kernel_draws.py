@@ -9,6 +9,7 @@ a run can be checked and reproduced without the kernel:
     round_order(experiments, round_number)  the order the kernel measures round r in (round_order_formula)
     uniform_delays(seed, round_number, d, n)  its first n uniform delays of round r (arrival_formula)
     full_rand_lists(seed, round_number, rank, p)  its RAND Full neighborhood of round r
+    rand_lists(seed, round_number, sources, destinations)  its RAND graph lists of round r
     buffer_places(seed, round_number, n)  where its first n data buffers of round r lie in their pages
 """
 MASK = (1 << 64) - 1
@@ -84,13 +85,21 @@ def uniform_delays(seed, round_number, max_us, n):
     return [max_us * (stream.next() >> 11) / 2 ** 53 for _ in range(n)]
 
 
+def rand_lists(seed, round_number, sources, destinations):
+    """SOURCES and DESTINATIONS (lists, in their given order) as a process
+    with seed SEED orders them RAND in round ROUND_NUMBER: both shuffled by
+    the round's stream, sources first (a graph's lists in file order:
+    kernel/topologies/graph.c)."""
+    stream = Stream(round_seed(seed, round_number))
+    return stream.shuffle(list(sources)), stream.shuffle(list(destinations))
+
+
 def full_rand_lists(seed, round_number, rank, p):
     """(sources, destinations) of process RANK of P in a RAND Full
-    neighborhood in round ROUND_NUMBER (kernel/topologies/full.c)."""
-    stream = Stream(round_seed(seed, round_number))
-    sources = [(rank + 1 + i) % p for i in range(p - 1)]
-    destinations = [(rank - 1 - i) % p for i in range(p - 1)]
-    return stream.shuffle(sources), stream.shuffle(destinations)
+    neighborhood in round ROUND_NUMBER (kernel/topologies/full.c): the
+    LINEAR lists, shuffled."""
+    return rand_lists(seed, round_number, [(rank + 1 + i) % p for i in range(p - 1)],
+                      [(rank - 1 - i) % p for i in range(p - 1)])
 
 
 def buffer_places(seed, round_number, n):

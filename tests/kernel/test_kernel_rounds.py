@@ -128,6 +128,42 @@ def test_every_round_draws_anew_as_recorded_and_a_twin_its_own(kernel, library):
     assert not set(delays[delays["id"] == 1]["delay_us"]) & set(delays[delays["id"] == 2]["delay_us"])
 
 
+BALANCED = "source,dest,count\n0,1,2\n1,2,5\n2,3,1\n3,0,7\n0,2,3\n2,0,4\n1,3,6\n3,1,1\n"
+
+
+def test_grid_and_graph_rand_orders_are_new_every_round_and_reproducible(kernel, library, tmp_path):
+    """Moore and graph RAND lists change from round to round; the graph's are
+    its file's rows shuffled by the round's seed (kernel_draws.rand_lists),
+    and a second run with the same seed draws every round's lists again."""
+    (tmp_path / "balanced.csv").write_text(BALANCED)
+    graph = experiment(2, op="neighbor_alltoallv", topology="graph", ndim=None, nfin=None,
+                       constructor="dist_graph_adjacent", order="RAND", graph=str(tmp_path / "balanced.csv"),
+                       msize=8, nrep=6, blocks=6, seed=8)
+    rows = [experiment(1, topology="moore", order="RAND", nrep=6, blocks=6, seed=8), graph]
+    run = kernel(library, 4, rows, "--dump-lists")
+    assert run.returncode == 0, run.stderr
+    lists = run.lists
+    computed = lists[lists["list"].isin(["computed_sources", "computed_destinations"])]
+    drawn = {key: g.sort_values("position")["neighbor"].tolist()
+             for key, g in computed.groupby(["id", "round", "rank", "list"])}
+    for ident in (1, 2):
+        for rank in range(4):
+            orders = {tuple(drawn[ident, r, rank, "computed_destinations"]) for r in range(1, 7)}
+            assert len(orders) > 1, f"experiment {ident}, rank {rank}: other orders in other rounds"
+    edges = [tuple(int(x) for x in line.split(",")) for line in BALANCED.splitlines()[1:]]
+    for rank in range(4):
+        seed = kernel_draws.process_seed(8, 2, rank)
+        for r in range(1, 7):
+            sources, destinations = kernel_draws.rand_lists(seed, r, [s for s, d, _ in edges if d == rank],
+                                                            [d for s, d, _ in edges if s == rank])
+            assert drawn[2, r, rank, "computed_sources"] == sources, (rank, r)
+            assert drawn[2, r, rank, "computed_destinations"] == destinations, (rank, r)
+    again = kernel(library, 4, rows, "--dump-lists")
+    assert again.returncode == 0, again.stderr
+    pd.testing.assert_frame_equal(again.lists[again.lists["list"].str.startswith("computed")].reset_index(drop=True),
+                                  computed.reset_index(drop=True))
+
+
 def test_buffers_lie_where_each_round_draws_them(library, tmp_path):
     """Every round of an experiment places its buffers anew in their pages
     (kernel/data_buffers.h), a twin elsewhere than its original: where
