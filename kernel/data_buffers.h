@@ -31,12 +31,12 @@ double operation_blocks(enum operation op, long indegree, long outdegree, int np
  * be (malloc gives 16 bytes), at a place in its page drawn from `places`
  * (NULL: the page's second cache line): cache line 1 + k of a page for k
  * the next rng_below(places, DATA_BUFFER_PLACES), the page's first line
- * for k = 63. A process's allocations of the same sizes lie the same way
- * in every launch, so a fixed place would be a bias that every round,
- * every launch and an A/A twin share; drawn per experiment round
- * (NBH_BUFFER_STREAM) it varies as a user's arrays do, and a twin, drawing
- * under its own id, lies elsewhere than its original. Costs at most a page
- * per buffer. Freed with data_buffer_free(). */
+ * for k = 63. A process allocates the same sizes in the same sequence in
+ * every round and launch, and the allocator tends to place them alike: a
+ * bias every round, every launch and an A/A twin would share. Drawn per
+ * experiment round (NBH_BUFFER_STREAM) it varies as a user's arrays do,
+ * and a twin, drawing under its own id, lies elsewhere than its original.
+ * Costs at most a page per buffer. Freed with data_buffer_free(). */
 #define DATA_BUFFER_ALIGNMENT 64
 #define DATA_BUFFER_PAGE 4096
 #define DATA_BUFFER_PLACES (DATA_BUFFER_PAGE / DATA_BUFFER_ALIGNMENT)
