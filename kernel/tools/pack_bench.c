@@ -61,9 +61,9 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
     describe(g, MPI_DOUBLE, layout_normal(g->params.layout), side, index, &t.d);
     MPI_Type_commit(&t.d.type);
     t.bytes = box_bytes(&t.box);
-    t.layout = data_buffer(buffer);  /* written, aligned: as the kernel's (data_buffers.h) */
-    t.packed = data_buffer(t.bytes);
-    t.copy = data_buffer(t.bytes);
+    t.layout = data_buffer(buffer, NULL);  /* written, aligned: as the kernel's (data_buffers.h) */
+    t.packed = data_buffer(t.bytes, NULL);
+    t.copy = data_buffer(t.bytes, NULL);
     printf("%-26s %-7s %9.2f", what, side == SIDE_SEND ? "pack" : "unpack", (double)t.bytes / (1 << 20));
     for (int w = 0; w < N_WAYS; w++) {
         double seconds[REPS];
@@ -74,7 +74,7 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
         printf(" %12.2f", (double)t.bytes / seconds[REPS / 2] / 1e9);
     }
     printf("\n");
-    free(t.layout), free(t.packed), free(t.copy);
+    data_buffer_free(t.layout), data_buffer_free(t.packed), data_buffer_free(t.copy);
     description_free(&t.d);
 }
 
