@@ -42,10 +42,14 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     submit.send_signal(signal.SIGINT)
     out, err = submit.communicate(timeout=60)
     assert submit.returncode == 130, out + err
-    assert "look after round 1: 4 tests: 1 violated" in out
+    # The slowed cell's 7 runs reach the first look's boundary (7.3e-6: the two-level t over 7 runs at 14
+    # or more) where the load lets its runs agree; else a later look decides it.
+    first = re.search(r"look after round 1: 4 tests: ([01]) violated", out)
+    assert first, out
+    early = first.group(1) == "1"
     assert "round 2: 3 runs of " in out and "interrupted: run 1x4-default-r0" in err
     status = bench.ok("status", "adaptive").stdout
-    assert "adaptive: round 2 of at most 3" in status and "after round 1: 4 tests: 1 violated" in status
+    assert "adaptive: round 2 of at most 3" in status and f"after round 1: 4 tests: {first.group(1)} violated" in status
 
     resumed = bench.ok("submit", "adaptive", "--resume", timeout=300)
     assert "look after round 2" in resumed.stdout
@@ -75,7 +79,8 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
         needed = {int(row["id"]) for row in read_csv(workspace.path / "looks" / str(number - 1) / "needed.csv")}
         for run in range(first, first + 3):
             assert input_ids(workspace, f"1x4-default-r{run:03d}") == needed
-        assert not needed & ids_of_sizes(workspace, {EVERY_RUN}), "the violated cell is measured no more"
+        if early:
+            assert not needed & ids_of_sizes(workspace, {EVERY_RUN}), "the violated cell is measured no more"
         assert needed >= ids_of_sizes(workspace, {SOME_RUNS}), "the undecided cell in every round"
 
     archive, _ = bench.archive("adaptive")
@@ -84,11 +89,14 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     out = tmp_path / "analysis"
     bench.ok("analyze", archive, "--out", out, "--no-plots")
     tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
-    assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["decided_round"] == "1"
-    assert tests[EVERY_RUN]["look_decisions"] == " ".join(["violated"] * last)
-    assert float(tests[EVERY_RUN]["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
-        "measured no more after round 1: its one look"
-    assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", str(nruns)), "unequal run counts"
+    every = tests[EVERY_RUN]
+    assert every["decision"] == "violated" and (every["decided_round"] == "1") == early, every
+    if early:
+        assert every["look_decisions"] == " ".join(["violated"] * last)
+    if early:
+        assert float(every["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
+            "measured no more after round 1: its one look"
+    assert (every["runs_a"] == "7") == early and tests[SOME_RUNS]["runs_a"] == str(nruns), "unequal run counts"
     sometimes = tests[SOME_RUNS]
     if ended.group(1).startswith("budget"):
         assert (sometimes["decision"], sometimes["decided_round"]) == ("open", ""), sometimes
