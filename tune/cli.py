@@ -39,6 +39,7 @@ def parser():
     p.add_argument("--hold-ratio", type=float, default=1.05)
     p.add_argument("--confirm-runs", type=int, default=7)
     p.add_argument("--sweep-runs", type=int)
+    p.add_argument("--candidates", metavar="NAME,NAME")
     p.add_argument("--name")
     p.add_argument("--list", action="store_true")
     p.add_argument("--no-confirm", action="store_true")
@@ -90,6 +91,14 @@ def plan_of(args):
     info = {"build": str(build_root()), "root": str(ROOT)}
     cvars = space.list_cvars(env, info)
     candidates, left_out = space.space(env.library, goal.ops, cvars, env, nprocs, pairs(args.param, "--param"))
+    if args.candidates:
+        wanted = args.candidates.split(",")
+        names = [c.name for c in candidates]
+        unknown = [w for w in wanted if w not in names]
+        if unknown:
+            raise NbhError(f"tune: --candidates {unknown[0]}: no such candidate (nbhbench tune ... --list "
+                           f"shows them: {', '.join(names)})")
+        candidates = [c for c in candidates if c.name in wanted or c.name == "default"]
     if len(candidates) < 2:
         raise NbhError(f"tune: {env.library} has no parameter to tune for {', '.join(goal.ops)} "
                        "(registry/tuning.csv; or name one with --param NAME=V,V)")
@@ -103,7 +112,7 @@ def plan_of(args):
     # --set deployments=...: the campaign's deployments (the confirmation's);
     # the race runs at the guideline's.
     given = [item.partition("=")[2].split(",") for item in args.set_items if item.startswith("deployments=")]
-    set_items = [item for item in args.set_items if not item.startswith("deployments=")]
+    set_items = goal.settings.get("carry", []) + [item for item in args.set_items if not item.startswith("deployments=")]
     confirm_deployments = (args.confirm_deployments.split(",") if args.confirm_deployments
                            else given[-1] if given else goal.deployments)
     name = args.name or f"{goal.tag}-{goal.library}-{goal.deployment}"
@@ -192,9 +201,13 @@ def command(argv):
         tune.state = plan
         tune.save()
         print(listing(plan), flush=True)
-    race.run_race(tune)
-    if not tune.state.get("no_confirm"):
-        confirm.run_confirmation(tune)
+    try:
+        race.run_race(tune)
+        if not tune.state.get("no_confirm"):
+            confirm.run_confirmation(tune)
+    except KeyboardInterrupt:
+        raise NbhError(f"tune: interrupted; what finished is kept; go on with: nbhbench tune --resume {tune.name}",
+                       130) from None
     path = finish(tune)
     summary = tune.state.get("confirm", {}).get("summary") or tune.state.get("confirm", {}).get("skipped", "")
     print(f"tune {tune.name}: winner {tune.state['race']['winner']} ({tune.state['race']['stopped']})"

@@ -201,7 +201,7 @@ def look_line(record, alive):
     stop = f"; stop: {record['stop']}" if record.get("stop") else ""
     ratio = record["ratios"].get(record["best"]) or 1
     return (f"tune: look {record['look']} after {record['runs']} runs: best {record['best']} "
-            f"({ratio:.3f} x the default){gone}; {len(alive)} left{stop}")
+            f"({ratio:.3g} x the default){gone}; {len(alive)} left{stop}")
 
 
 def p_look(alpha, looks):

@@ -37,7 +37,7 @@ def race_svg(plan):
             leaving = name in record["leaving"]
             fill = "#2b8cbe" if best else ("#e34a33" if leaving else "#a6bddb")
             parts.append(f'<rect x="{x}" y="{y}" width="104" height="{BAR}" fill="{fill}"/>')
-            label = f"{ratio:.3f}" if ratio else "-"
+            label = f"{ratio:.3g}" if ratio else "-"
             parts.append(f'<text x="{x + 6}" y="{y + 15}">{label}{" best" if best else ""}'
                          f'{" leaves" if leaving else ""}</text>')
     legend_y = height - 15
@@ -67,13 +67,14 @@ def markdown(plan, deployed):
                                                           for p, v, why in plan["left_out"]) + "."]
     lines += ["", "## The race", "", "![the race](race.svg)", "",
               f"Each look: every candidate against the default (ratios, geometric mean over the cells), then "
-              f"every other candidate against the best both ways, Holm-adjusted over all those tests, at p ≤ "
+              f"every other candidate against the best (`c <= best` on every cell), Holm-adjusted over all those "
+              f"tests, at p ≤ "
               f"{plan['p_look']:.3g} (α = {plan['alpha']} over at most {plan['looks_at_most']} looks), "
               f"ratio threshold {plan['v_thres']}, hold ratio {plan['hold_ratio']}.", "",
               "| look | runs | candidates | best | ratio of the best | leaving |", "|---|---|---|---|---|---|"]
     for r in looks:
         lines.append(f"| {r['look']} | {r['runs']} | {len(r['alive'])} | {r['best']} | "
-                     f"{(r['ratios'].get(r['best']) or 1):.3f} | {', '.join(r['leaving']) or '-'} |")
+                     f"{(r['ratios'].get(r['best']) or 1):.3g} | {', '.join(r['leaving']) or '-'} |")
     lines += ["", f"**Stopped**: {race.get('stopped', 'not yet')}. **Winner**: {race.get('winner', '-')}.", "",
               f"**Runs**: {spent} in the race against {sweep} for the full sweep of the same "
               f"{len(plan['candidates'])} candidates at {plan['sweep_nrun']} runs each "

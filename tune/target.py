@@ -204,7 +204,13 @@ def source_of(folder, row, campaign, env):
         env = meta[1]["env"]
         if not os.path.isfile(pathlib.Path("env") / env):
             env = str(meta[0] / "env" / env)
-    settings = meta[1]["settings"] if meta else {}
+    settings = dict(meta[1]["settings"]) if meta else {}
+    # How the source was measured, for the race and the confirmation to
+    # measure alike: its repetitions and rounds, and what --set launch_env
+    # gave its ranks (a PMPI tool, a preload).
+    settings["carry"] = [f"{key}={settings[key]}" for key in ("nrep", "blocks", "warmup", "time_limit")
+                         if settings.get(key) not in (None, "")] + \
+        [item for item in (meta[1].get("set", []) if meta else []) if item.startswith("launch_env=")]
     deployments = settings.get("deployments") or []
     deployments = [f"{d[0]}x{d[1]}" if isinstance(d, list) else str(d) for d in deployments] or [row["deployment"]]
     return source, settings, deployments, env
