@@ -211,6 +211,11 @@ def source_of(folder, row, campaign, env):
     settings["carry"] = [f"{key}={settings[key]}" for key in ("nrep", "blocks", "warmup", "time_limit")
                          if settings.get(key) not in (None, "")] + \
         [item for item in (meta[1].get("set", []) if meta else []) if item.startswith("launch_env=")]
+    # The levels the source kept (--set msize=..., order=...): the
+    # confirmation measures the same kind of cells.
+    design = registry.load().design_parameters
+    settings["levels"] = [item for item in (meta[1].get("set", []) if meta else [])
+                          if item.partition("=")[0] in design and item.partition("=")[0] != "op"]
     deployments = settings.get("deployments") or []
     deployments = [f"{d[0]}x{d[1]}" if isinstance(d, list) else str(d) for d in deployments] or [row["deployment"]]
     return source, settings, deployments, env
