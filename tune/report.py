@@ -106,7 +106,24 @@ def markdown(plan, deployed):
     return "\n".join(lines) + "\n"
 
 
+def race_rows(plan):
+    """race.csv: a row per look and candidate in the race at that look."""
+    rows = []
+    for record in plan["race"]["looks"]:
+        for name in record["alive"]:
+            verdict = record["verdicts"].get(name, {})
+            rows.append({"look": record["look"], "runs": record["runs"], "candidate": name,
+                         "ratio_to_default": record["ratios"].get(name), "best": int(record["best"] == name),
+                         "tests": verdict.get("tests", ""), "slower": verdict.get("slower", ""),
+                         "holds": verdict.get("holds", ""), "leaves": int(name in record["leaving"]),
+                         "p_look": record["p_look"]})
+    return rows
+
+
 def write(tune, deployed):
+    rows = race_rows(tune.state)
+    if rows:
+        whole_files.write_csv(tune.path / "race.csv", list(rows[0]), rows)
     whole_files.write_text(tune.path / "race.svg", race_svg(tune.state))
     whole_files.write_text(tune.path / "report.md", markdown(tune.state, deployed))
     return tune.path / "report.md"
