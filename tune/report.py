@@ -75,7 +75,11 @@ def markdown(plan, deployed):
     for r in looks:
         lines.append(f"| {r['look']} | {r['runs']} | {len(r['alive'])} | {r['best']} | "
                      f"{(r['ratios'].get(r['best']) or 1):.3g} | {', '.join(r['leaving']) or '-'} |")
-    lines += ["", f"**Stopped**: {race.get('stopped', 'not yet')}. **Winner**: {race.get('winner', '-')}.", "",
+    decided = any(r["leaving"] for r in looks)
+    lines += ["", f"**Stopped**: {race.get('stopped', 'not yet')}. **Winner**: {race.get('winner', '-')}"
+              + ("." if decided or len(plan["candidates"]) < 2 else
+                 ": the race decided nothing (no candidate left); the winner is the best by its ratio, "
+                 "not shown faster than the others, and the confirmation decides."), "",
               f"**Runs**: {spent} in the race against {sweep} for the full sweep of the same "
               f"{len(plan['candidates'])} candidates at {plan['sweep_nrun']} runs each "
               f"({100 * spent / sweep:.0f} %)." if sweep else ""]
