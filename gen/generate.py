@@ -61,7 +61,7 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     write_csv(staged / "param_sets.csv", ["param_set", "name", "value"], param_set_rows(settings.param_sets))
     for run in runs:
         run["experiments_total"] = len(rows)
-    write_csv(staged / "runs.csv", list(runs[0]), runs)
+    write_csv(staged / "runs.csv", list(runs[0]), runs)  # in submission order (gen.runs.plan_runs)
     whole_files.copy_tree(source, staged / "campaign")
     whole_files.copy_file(env.path, staged / "env" / env.name)
     graph_files = graph_inputs(rows, runs, source, workspace.inputs / GRAPH_FOLDER, deployment_origin(settings))
@@ -148,7 +148,8 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
     rows = left_out.pop("rows")
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = twins.with_twins(with_run_settings(rows, settings), settings.aa, settings.seed)
-    runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
+    runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed,
+                             interleave=runplan.interleave_id(source.name, now_utc()))
     target, staged, replaced = stage_workspace(source.name, failed_runs)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
@@ -166,6 +167,8 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
         f"nrep {settings.nrep} in {plural(settings.rounds(), 'interleaved round')}"
         + (f" after {settings.warmup} warm-up" if settings.warmup else "")
         + (f"; A/A twins of {plural(sum(r['twin'] for r in rows), 'experiment')}" if settings.aa else ""),
+        *([f"  submitted interleaved: {len(runs) // len(settings.param_sets)} slots of one run of each "
+           f"parameter set in a random order (sequence {runs[0]['interleave']})"] if runs[0]["interleave"] else []),
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
         f"  workspace {display_path(target)} (next: nbhbench submit {argument})",

@@ -10,6 +10,7 @@
       results/RUN.aN.*            the kernel's files of attempt N
       logs/RUN.aN.log             what attempt N printed
       attempts/RUN.aN.json, .exit when and how attempt N was submitted, its exit code and final state
+      attempts/RUN.aN.start       when attempt N's job started its launch (seconds since 1970, the job script writes it)
       archived.json               the archives made from this workspace
 """
 import datetime
@@ -116,6 +117,9 @@ class Workspace:
 
     def exit_file(self, run_id, attempt):
         return self.attempts / f"{run_id}.a{attempt}.exit"
+
+    def start_file(self, run_id, attempt):
+        return self.attempts / f"{run_id}.a{attempt}.start"
 
     def attempt_numbers(self, run_id):
         numbers = []

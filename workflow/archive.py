@@ -15,7 +15,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.graphs.files import FOLDER as GRAPH_FOLDER
 from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
-from workflow import layout, reorder, slurm
+from workflow import interleave, layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
 from workflow.result_rows import Expected, as_header, check_results, kept_rows
 
@@ -23,7 +23,8 @@ MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS, "round"]
+               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS, "round",
+               *interleave.COLUMNS]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -264,6 +265,7 @@ def attempt_files(workspace, status, target):
         copy_if(record["job"], target / "jobs" / pathlib.Path(record["job"]).name)
         name = f"{status.run_id}.a{record['attempt']}"
         copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
+        copy_if(workspace.start_file(status.run_id, record["attempt"]), target / "attempts" / f"{name}.start")
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
             for suffix in KERNEL_FILES:
@@ -414,6 +416,7 @@ def fill(target, workspace, info, statuses):
             first = taken.malformed[0]
             damaged.append(f"{status.run_id}: {len(taken.malformed)} malformed row(s) in "
                            f"{display_path(first.path)} (line {first.line}: {first.reason})")
+    interleave.add_launch_order(rows, workspace, statuses)
     write_csv(target / "runs.csv", RUN_COLUMNS, rows)
     checks = param_set_check(info, statuses, target)
     incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"

@@ -84,8 +84,9 @@ def command(*args, check=True, own_session=False):
     return result
 
 
-def sbatch(script, job_name):
-    """Submits SCRIPT as JOB_NAME (over its #SBATCH --job-name); returns the
+def sbatch(script, job_name, after=None):
+    """Submits SCRIPT as JOB_NAME (over its #SBATCH --job-name), to start
+    only once job AFTER has ended, if given (--dependency=afterany); returns the
     job id. Raises Refused if sbatch made no job, NbhError if it is not known
     whether it did (no answer in time, no job id in its answer: the job is
     found by its name later, jobs_named). sbatch runs in a session of its
@@ -93,7 +94,8 @@ def sbatch(script, job_name):
     which records the job before it stops, and not sbatch halfway."""
     script = pathlib.Path(script)
     try:
-        result = command("sbatch", "--parsable", f"--job-name={job_name}", str(script), own_session=True)
+        chain = [f"--dependency=afterany:{after}"] if after else []
+        result = command("sbatch", "--parsable", f"--job-name={job_name}", *chain, str(script), own_session=True)
     except Unanswered as e:
         raise NbhError(f"{e} for {script.name}; whether Slurm took job {job_name} is asked again "
                        "by its name at the next status or submit", 1) from None

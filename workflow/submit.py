@@ -6,6 +6,7 @@ line and the time limit enforced. scheduler slurm: one sbatch job per run;
 timed-out run, only the experiments no earlier attempt finished. An
 adaptive campaign goes on in rounds (workflow/adaptive.py).
 """
+import collections
 import contextlib
 import os
 import secrets
@@ -20,7 +21,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script, job_name
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
+from workflow import adaptive as adaptive_rounds, interleave, local, result_rows, slurm
 from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
                                run_statuses, submit_lock, write_json)
 
@@ -30,6 +31,12 @@ EXIT_NOT_BUILT = 4
 EXIT_NO_SCHEDULER = 5
 EXIT_NO_SPACE = FileError.code
 EXIT_INTERRUPTED = 130
+
+
+class Launch(collections.namedtuple("Launch", "workspace info env status label")):
+    """One run to submit: its workspace (a joint sequence has several), their
+    campaign record and environment, its RunStatus, and what the progress
+    line puts before its run id ("" in a campaign of its own)."""
 
 
 class Interrupted(NbhError):
@@ -157,14 +164,18 @@ def interrupt_on_term():
     signal.signal(signal.SIGHUP, handler)
 
 
-def submit_local(workspace, info, env, chosen):
+def submit_local(launches):
+    """Runs LAUNCHES one after another, in their order."""
     interrupt_on_term()
-    time_limit = parse_time_limit(info["settings"]["time_limit"])
-    nrep = int(info["settings"]["nrep"])
-    plans = [(s, s.total - len(s.done)) for s in chosen]
-    progress = Progress(len(plans), sum(p for _, p in plans))
-    expected = result_rows.Expected.of(workspace.experiments())
-    for index, (status, _) in enumerate(plans, start=1):
+    progress = Progress(len(launches), sum(launch.status.total - len(launch.status.done) for launch in launches))
+    expected_of = {}
+    for index, (workspace, info, env, status, label) in enumerate(launches, start=1):
+        time_limit = parse_time_limit(info["settings"]["time_limit"])
+        nrep = int(info["settings"]["nrep"])
+        if workspace.path not in expected_of:
+            expected_of[workspace.path] = result_rows.Expected.of(workspace.experiments())
+        expected = expected_of[workspace.path]
+        shown = label + status.run_id
         try:
             record = prepare_attempt(workspace, info, env, status)
             path = workspace.record(status.run_id, record["attempt"])
@@ -173,11 +184,11 @@ def submit_local(workspace, info, env, chosen):
             raise e.with_note(f"run {status.run_id} was not started; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
         planned = record["experiments"]
-        progress.show(index, status.run_id, 0, planned)
+        progress.show(index, shown, 0, planned)
         try:
             state, code, detail = local.run(
                 workspace, record, time_limit,
-                on_tick=lambda: progress.show(index, status.run_id, rows_written(record, nrep), planned))
+                on_tick=lambda: progress.show(index, shown, rows_written(record, nrep), planned))
         except KeyboardInterrupt:
             record.update(state="failed", exit_code=None, detail="interrupted", ended=now_utc())
             print()
@@ -199,7 +210,7 @@ def submit_local(workspace, info, env, chosen):
             raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
         done = len(attempt_done_ids(record, expected))
-        progress.end_run(index, status.run_id, state, done, planned, detail)
+        progress.end_run(index, shown, state, done, planned, detail)
         if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
             raise out_of_space
 
@@ -242,33 +253,40 @@ def signals_held():
             signal.signal(number, handler)
 
 
-def submit_slurm(workspace, info, env, chosen):
-    """Hands each chosen run's job to sbatch. The attempt's record is written
+def submit_slurm(launches, after=None):
+    """Hands each launch's job to sbatch, in their order. The attempt's record is written
     first, with the name the job is submitted under (workflow/attempts.py:
     an intent), then sbatch, then the job id; a signal waits until the id is
     recorded, and a submit killed in between leaves the intent, from which
     the next status or submit finds the job by its name. So no job goes
-    untracked, and no attempt is submitted twice."""
-    check_partition(env, chosen)
+    untracked, and no attempt is submitted twice. AFTER: chain the jobs
+    (an interleaved sequence): each waits for the one before it to end
+    (sbatch --dependency=afterany), the first for job AFTER ("" for none)."""
+    for workspace, _, env, _, _ in launches:
+        check_partition(env, [launch.status for launch in launches if launch.workspace is workspace])
     interrupt_on_term()
     submitted = []
     try:
-        for status in chosen:
-            submit_job(workspace, info, env, status, submitted)
+        for workspace, info, env, status, _ in launches:
+            submit_job(workspace, info, env, status, submitted,
+                       after=None if after is None else (submitted[-1] if submitted else after))
     except KeyboardInterrupt:
         print(flush=True)
-        done = f"{len(submitted)} of {len(chosen)} runs submitted" + (f" (jobs {', '.join(submitted)})"
-                                                                      if submitted else "")
+        done = f"{len(submitted)} of {len(launches)} runs submitted" + (f" (jobs {', '.join(submitted)})"
+                                                                        if submitted else "")
         raise Interrupted(f"interrupted: {done}; every submitted job is recorded; the others go with: "
-                          f"nbhbench submit {workspace.name}") from None
+                          f"nbhbench submit {launches[0].workspace.name}") from None
 
 
-def submit_job(workspace, info, env, status, submitted):
+def submit_job(workspace, info, env, status, submitted, after=None):
     """Submits the next attempt of the run of STATUS and adds its job id to
-    SUBMITTED; a signal that came meanwhile stops the submit after that."""
+    SUBMITTED; a signal that came meanwhile stops the submit after that.
+    AFTER: the job id it must wait for (recorded as the record's after)."""
     try:
         record = prepare_attempt(workspace, info, env, status)
         record["job_name"] = f"{job_name(info['campaign'], status.run_id)}.a{record['attempt']}.{secrets.token_hex(3)}"
+        if after:
+            record["after"] = after
         path = workspace.record(status.run_id, record["attempt"])
         write_json(path, record)
     except FileError as e:
@@ -276,7 +294,7 @@ def submit_job(workspace, info, env, status, submitted):
                           f"nbhbench submit {workspace.name}") from None
     with signals_held() as caught:
         try:
-            record["job_id"] = slurm.sbatch(record["job"], record["job_name"])
+            record["job_id"] = slurm.sbatch(record["job"], record["job_name"], after=after)
         except slurm.Refused:
             os.unlink(path)  # no job: the run is not submitted
             raise
@@ -395,8 +413,10 @@ def lock(workspace):
         yield
 
 
-def submit_due(workspace, info, env, resume, quiet=False):
-    """Submits the runs due now (choose); says so when there are none."""
+def submit_due(workspace, info, env, resume, quiet=False, free_order=False):
+    """Submits the runs due now (choose), in the plan's order; says so when
+    there are none. Through Slurm the runs of an interleaved sequence are
+    chained (unless FREE_ORDER): each job waits for the one before it."""
     statuses = run_statuses(workspace)
     chosen = choose(statuses, resume)
     if not chosen:
@@ -408,28 +428,76 @@ def submit_due(workspace, info, env, resume, quiet=False):
                 if undone and not resume else "")
         print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
               f"{sum(s.state == 'done' for s in statuses)} done{note})")
-    elif info["scheduler"] == "local":
-        submit_local(workspace, info, env, chosen)
+        return
+    launches = [Launch(workspace, info, env, s, "") for s in chosen]
+    if info["scheduler"] == "local":
+        submit_local(launches)
     else:
-        submit_slurm(workspace, info, env, chosen)
+        chained = not free_order and any(s.run.get("interleave") for s in chosen)
+        submit_slurm(launches, after=last_active_job(statuses) if chained else None)
 
 
-def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False):
+def last_active_job(statuses):
+    """The job id of the last run (in STATUSES' order) whose job is pending or
+    running: a chain goes on after it; "" where none is."""
+    jobs = [s.last[0].get("job_id", "") for s in statuses if s.attempts and s.state in ("pending", "running")]
+    return next((job for job in reversed(jobs) if job), "")
+
+
+def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False, interleave_with=(),
+           free_order=False):
     if wait_for_end and poll is None:
         poll = poll_seconds()  # a bad NBH_POLL_SECONDS is refused before anything is submitted
     info = workspace.info()
     check_ready(info)
+    members = interleave.members(workspace, interleave_with)
+    if members:
+        return submit_joint(members, wait_for_end, resume, poll, free_order)
     with lock(workspace):
         env = environment(workspace, info)
         record = adaptive_rounds.start(workspace, info, adaptive)
         if record is not None:
             return submit_rounds(workspace, info, env, record, wait_for_end, resume, poll)
-        submit_due(workspace, info, env, resume)
+        submit_due(workspace, info, env, resume, free_order=free_order)
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
         return summary(workspace, wait(workspace, poll))
     return 0
+
+
+def submit_joint(members, wait_for_end, resume, poll, free_order):
+    """The runs due of an interleaved sequence of several workspaces
+    (workflow/interleave.py), in the sequence's order: one after another
+    locally, chained through Slurm (unless FREE_ORDER); each member's
+    submit lock held, its summary printed."""
+    infos = [m.info() for m in members]
+    for info in infos:
+        check_ready(info)
+    with contextlib.ExitStack() as locks:
+        for member in members:
+            locks.enter_context(lock(member))
+        interleave.plan_if_new(members)
+        envs = [environment(m, i) for m, i in zip(members, infos)]
+        statuses = [{s.run_id: s for s in run_statuses(m)} for m in members]
+        due = [{s.run_id for s in choose(list(of.values()), resume)} for of in statuses]
+        libraries = [i["library"] for i in infos]
+        labels = [f"{i['library']}:" if libraries.count(i["library"]) == 1 else f"{m.name}[{k}]:"
+                  for k, (m, i) in enumerate(zip(members, infos))]
+        launches = [Launch(members[k], infos[k], envs[k], statuses[k][run_id], labels[k])
+                    for k, run_id in interleave.sequence(members) if run_id in due[k]]
+        print(f"{members[0].name}: interleaved with "
+              f"{', '.join(display_path(m.path) for m in members[1:])} (sequence "
+              f"{interleave.read_record(members[0])['interleave']}): {len(launches)} runs to submit", flush=True)
+        if launches and infos[0]["scheduler"] == "local":
+            submit_local(launches)
+        elif launches:
+            ordered = [statuses[k][run_id] for k, run_id in interleave.sequence(members)]
+            submit_slurm(launches, after=None if free_order else last_active_job(ordered))
+    if infos[0]["scheduler"] == "slurm" and not wait_for_end:
+        return 0
+    codes = [summary(m, wait(m, poll) if infos[0]["scheduler"] == "slurm" else run_statuses(m)) for m in members]
+    return max(codes)
 
 
 def submit_rounds(workspace, info, env, record, wait_for_end, resume, poll):

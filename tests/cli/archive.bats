@@ -78,8 +78,9 @@ setup() { workflow_setup; }
     run "$NBH" archive demo
     [ "$status" -eq 0 ]
     [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/10)"* ]]
-    # exit code 9, 0 rows rejected; no hosts, layout or reorder record: the kernel never started; round 1
-    grep -Eq "^1x4-default-r002,.*,failed,0,10,,9,,0(,){7},1$" "${lines[-1]}/runs.csv"
+    # exit code 9, 0 rows rejected; no hosts, layout or reorder record: the kernel never started; round 1;
+    # one parameter set: no interleave, no slot; its job started second (the local record's start)
+    grep -Eq "^1x4-default-r002,.*,failed,0,10,,9,,0(,){7},1,,,2$" "${lines[-1]}/runs.csv"
 }
 
 @test "archive of a campaign not generated fails with exit 2" {

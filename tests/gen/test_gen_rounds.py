@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -106,6 +107,30 @@ def test_rounds_interleave_the_deployments_that_need_runs():
     assert [r["run_id"] for r in new] == ["1x4-default-r011", "1x2-default-r011", "1x4-default-r012",
                                           "1x2-default-r012"]
     assert [r["ids"] for r in new] == [[1], [2, 3], [1], [2, 3]]
+
+
+def test_a_later_round_of_several_sets_is_interleaved_in_slots_after_the_last(tmp_path):
+    campaign = tmp_path / "two-sets"
+    shutil.copytree(ROOT / "campaigns" / "demo", campaign)
+    with open(campaign / "campaign.conf", "a") as f:
+        f.write("\n[param_set default]\n\n[param_set dynamic]\ncoll_tuned_use_dynamic_rules = true\n")
+    workspace, _ = generate(str(campaign), "local-openmpi", ["adaptive=yes", "nrun=10", "nrun_max=22",
+                                                              "nrun_step=3"])
+    info = workspace.info()
+    runs = workspace.runs()
+    assert max(int(r["slot"]) for r in runs) == 10
+    needed = {("1x4", "default"): {1, 2}, ("1x4", "dynamic"): {2}}
+    new = rounds.round_runs(runs, needed, 3, 22, info["settings"]["seed"], 2)
+    assert [r["slot"] for r in new] == [11, 11, 12, 12, 13, 13]
+    assert all(sorted(r["param_set"] for r in new if r["slot"] == k) == ["default", "dynamic"] for k in (11, 12, 13))
+    assert {r["interleave"] for r in new} == {runs[0]["interleave"]}
+    assert len({tuple(r["param_set"] for r in new if r["slot"] == k) for k in (11, 12, 13)}) > 1 or \
+        len({tuple(r["param_set"] for r in runs if r["slot"] == str(k)) for k in range(1, 11)}) > 1
+    env = read_environment(str(workspace.env / info["env"]))
+    rounds.write_round(workspace, info, env, new, [int(e["id"]) for e in workspace.experiments()])
+    assert [r["slot"] for r in workspace.runs()[20:]] == ["11", "11", "12", "12", "13", "13"]
+    one = rounds.round_runs(workspace.runs(), {("1x4", "dynamic"): {2}}, 3, 22, info["settings"]["seed"], 3)
+    assert [(r["interleave"], r["slot"]) for r in one] == [("", "")] * 3, "a slot of one set is no interleave"
 
 
 def test_never_more_rounds_than_looks_planned_whatever_each_round_needs():

@@ -55,8 +55,10 @@ def test_local_campaign_end_to_end(bench):
                              "library", "library_version", "seed", "state", "experiments_done",
                              "experiments_total", "job_id", "exit_code", "hosts", "rejected_rows", "layout", "layout_detail",
                              "ranks_per_host", "cores_per_host", "oversubscribed", "reorder_experiments",
-                             "reorder_changed", "round"]
+                             "reorder_changed", "round", "interleave", "slot", "launch_order"]
     assert {r["round"] for r in runs} == {"1"}, "a campaign of one round"
+    assert [(r["interleave"], r["slot"], r["launch_order"]) for r in runs] == [("", "", "1"), ("", "", "2")], \
+        "one parameter set: nothing interleaved; the runs started in their order"
     assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "30" and runs[0]["nprocs"] == "4"
     # 1x4 on this machine: one host, as asked; four processes on its cores (more than this machine has).
     assert runs[0]["layout"] == "ok" and runs[0]["ranks_per_host"] == f"{runs[0]['hosts']}:4"
