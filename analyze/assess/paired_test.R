@@ -120,6 +120,13 @@ as_unit_runs <- function(table, index, key = c("cell", "run")) {
   unit[known] <- lookup[table$run[known] + table$round[known] * runs]
   set(out, j = "run", value = unit)
   out[, round := NULL]
-  setkeyv(out, key)
+  # A table sorted by (cell, run, round) is sorted by (cell, unit): the
+  # units number the (run, round) pairs in that order. No sort of millions
+  # of rows again.
+  if (identical(key, c("cell", "run")) && identical(key(table), c("cell", "run", "round")) && !anyNA(unit)) {
+    setattr(out, "sorted", key)
+  } else {
+    setkeyv(out, key)
+  }
   out[]
 }

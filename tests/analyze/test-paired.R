@@ -237,6 +237,11 @@ test_that("as_unit_runs: each row's unit as the join with the unit index gives i
     setkeyv(out, c("cell", "run"))[]
   }
   expect_identical(as_unit_runs(units, index), joined(units))
+  # sorted by (cell, run, round), as round_units gives them: sorted by (cell, unit) without a sort
+  sorted <- setkeyv(copy(units[run %in% index$index$run]), c("cell", "run", "round"))
+  sorted <- sorted[index$index, on = c("run", "round"), nomatch = NULL][, unit := NULL]
+  setkeyv(sorted, c("cell", "run", "round"))
+  expect_identical(as_unit_runs(sorted, index), joined(sorted))
   doubled <- copy(units)[, round := as.double(round)]   # not integers: the join itself
   expect_identical(as_unit_runs(doubled, index), joined(doubled))
 })
