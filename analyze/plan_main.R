@@ -9,8 +9,8 @@ local({
   args <- commandArgs(TRUE)
   status <- tryCatch({
     dir <- args[1]
-    target <- as.numeric(args[2])
-    level <- as.numeric(args[3])
+    target <- suppressWarnings(as.numeric(args[2]))
+    level <- suppressWarnings(as.numeric(args[3]))
     file <- file.path(dir, "plan.csv")
     if (!file.exists(file.path(dir, "tests.csv"))) input_error(dir, ": not an analysis (no tests.csv); run nbhbench analyze first")
     if (!file.exists(file)) {

@@ -105,7 +105,7 @@ plan_repetitions <- function(tt, costs, target, level = 0.95) {
   out[, rounds := pmax(as.integer(round(rounds)), 1L)]
   out[, half_width := exp(plan_half_width(var_launch, var_round, runs, rounds, level)) - 1]
   w <- log(target)
-  out[, target := target - 1]
+  set(out, j = "target", value = target - 1)
   out[, runs_needed := runs_to_reach(var_launch, var_round, rounds, rep(w, .N), level)]
   out[, rounds_needed := rounds_to_reach(var_launch, var_round, runs, rep(w, .N), level)]
   if (!is.null(costs) && nrow(costs)) {
@@ -158,7 +158,7 @@ plan_advice <- function(half_width, target, runs, rounds, runs_needed, rounds_ne
 replan <- function(plan, target, level = 0.95) {
   x <- copy(plan)
   w <- log(target)
-  x[, target := target - 1]
+  set(x, j = "target", value = target - 1)
   x[, runs_needed := runs_to_reach(var_launch, var_round, rounds, rep(w, .N), level)]
   x[, rounds_needed := rounds_to_reach(var_launch, var_round, runs, rep(w, .N), level)]
   cl <- x[, fcoalesce(as.numeric(seconds_per_launch), as.numeric(seconds_per_round), 1)]

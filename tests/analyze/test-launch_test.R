@@ -180,7 +180,9 @@ test_that("the plan: runs and rounds that reach a target half-width, none where 
   expect_true(is.na(plan$rounds_needed))
   expect_match(plan$advice, "^more launches")
   expect_equal(plan$best_rounds, as.integer(round(sqrt(2 * 0.05^2 / (1 * 0.02^2)))))
+  expect_equal(plan$target, 0.01)
   again <- replan(plan, 1.02)
+  expect_equal(again$target, 0.02)
   expect_equal(again$rounds_needed, k)
 })
 
