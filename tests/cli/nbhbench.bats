@@ -11,7 +11,7 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate history install-mpi list status submit tune; do
+    for command in analyze archive build deps demo dims generate history install-mpi list plan status submit tune; do
         [[ "$output" == *"  $command "* ]]
     done
     [[ "$output" == *"dims         the grid nbhbench uses for P processes in NDIM dimensions"* ]]
