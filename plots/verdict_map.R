@@ -44,6 +44,7 @@ verdict_map <- function(plot, data) {
     scale_x_discrete(position = "top", expand = c(0, 0)) +
     scale_y_discrete(expand = c(0, 0)) +
     scale_fill_identity(name = "violated / hold / open", breaks = unname(legend), labels = names(legend),
+                        limits = unique(c(data$tone, unname(legend))),
                         guide = guide_legend(order = 1, override.aes = list(colour = "grey70"))) +
     scale_linetype_manual(values = c(`cannot detect (too few runs)` = "solid"), name = NULL, drop = FALSE) +
     scale_colour_identity() +
