@@ -8,13 +8,14 @@
 # cairo PNG/PDF devices return normally after a short write. So each file
 # is checked once written: a CSV ends in a newline with one line per row
 # and the header, a PNG ends in its IEND chunk, a PDF in %%EOF; a text file
-# goes through a connection, which does report write errors. A file that is
+# (report.html, report.md, warnings.txt, look.json, the marker) and a copy
+# have the size of the bytes written once closed. A file that is
 # not whole is an nbh_output_error naming it (in DIR, never the staging
 # name) and the reason the file system gives ("No space left on device").
 #
 #   with_output_directory(dir, build)  build(staged) writes the analysis; then published as dir
 #   write_table_file(x, file)          a CSV (fwrite), checked
-#   write_text_file(lines, file)       text lines, through a connection
+#   write_text_file(lines, file)       text lines (UTF-8), its size checked once closed
 #   check_plot_file(file)              a PNG or PDF a device wrote, checked
 #   copy_output_file(from, file)       a whole copy (plots are drawn in tempdir(): a device
 #                                      that hits a full disk prints to stderr)
@@ -65,14 +66,32 @@ count_lines <- function(file) {
        last_is_newline = length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L))
 }
 
+# The bytes are written through a binary connection and the file's size is
+# checked after it is closed: a text-mode connection that re-encodes (as
+# file(encoding = "UTF-8") does) reports no failed write, and a short write
+# can also surface only when the connection is closed.
 write_text_file <- function(lines, file) {
-  tryCatch({
-    con <- file(file, "w", encoding = "UTF-8")
-    on.exit(close(con))
-    writeLines(lines, con)
+  text <- enc2utf8(as.character(lines))
+  bytes <- if (length(text)) charToRaw(paste0(text, "\n", collapse = "")) else raw()
+  write_bytes(bytes, file, "a text file cut short")
+}
+
+# Writes BYTES to FILE whole or stops with an nbh_output_error (WHAT says
+# what was cut where the file system gives no reason).
+write_bytes <- function(bytes, file, what) {
+  said <- function(e) sub("^.*:\\s+", "", conditionMessage(e))
+  con <- tryCatch(file(file, "wb"), error = function(e) output_error(file, ": ", said(e)),
+                  warning = function(w) output_error(file, ": ", said(w)))
+  failed <- tryCatch({
+    writeBin(bytes, con)
     flush(con)
-  }, error = function(e) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(e))),
-     warning = function(w) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(w))))
+    FALSE
+  }, error = function(e) TRUE, warning = function(w) TRUE)
+  failed <- tryCatch({
+    close(con)
+    FALSE
+  }, error = function(e) TRUE, warning = function(w) TRUE) || failed
+  if (failed || !isTRUE(file.size(file) == length(bytes))) not_whole(file, what)
   invisible(file)
 }
 
@@ -94,16 +113,7 @@ check_plot_file <- function(file) {
 }
 
 copy_output_file <- function(from, file) {
-  bytes <- readBin(from, "raw", file.size(from))
-  ok <- tryCatch({
-    con <- file(file, "wb")
-    on.exit(close(con))
-    writeBin(bytes, con)
-    flush(con)
-    TRUE
-  }, error = function(e) FALSE, warning = function(w) FALSE)
-  if (!ok || !isTRUE(file.size(file) == length(bytes))) not_whole(file, "a copy cut short")
-  invisible(file)
+  write_bytes(readBin(from, "raw", file.size(from)), file, "a copy cut short")
 }
 
 # DIR must be new, empty, or an earlier analysis (it has MARKER).
