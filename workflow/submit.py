@@ -21,7 +21,7 @@ from gen.jobscript import attempt_job_script, job_name
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
 from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
-from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
+from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record, process_start,
                                run_statuses, submit_lock, write_json)
 
 EXIT_FAILED = 1
@@ -274,12 +274,20 @@ def submit_job(workspace, info, env, status, submitted):
     except FileError as e:
         raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
                           f"nbhbench submit {workspace.name}") from None
+    def started(pid):  # the intent keeps sbatch's pid: status leaves it while sbatch lives
+        record.update(sbatch_pid=pid, sbatch_start=process_start(pid))
+        write_json(path, record)
+
     with signals_held() as caught:
         try:
-            record["job_id"] = slurm.sbatch(record["job"], record["job_name"])
+            record["job_id"] = slurm.sbatch(record["job"], record["job_name"], started)
         except slurm.Refused:
             os.unlink(path)  # no job: the run is not submitted
             raise
+        except FileError as e:  # sbatch did not run
+            os.unlink(path)
+            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                              f"nbhbench submit {workspace.name}") from None
         try:
             write_json(path, record)
         except FileError as e:  # the intent names the job: status and submit find it by its name

@@ -40,6 +40,23 @@ def test_an_attempt_record_without_its_fields_is_named(bench):
     one_line_error(bench("status", "demo"), 2, f"{record}: damaged attempt record (no 'prefix'; ")
 
 
+def test_a_slurm_intent_with_a_malformed_time_is_a_record_error(bench):
+    """A Slurm attempt whose job id is not known yet (an intent) is asked of
+    Slurm by its name since its `submitted` time: a malformed time there was
+    "internal error: ValueError" (exit 70); it is the record's error, naming
+    the file (exit 2), before Slurm is asked."""
+    workspace = tiny(bench)
+    record = workspace.record("1x4-default-r002", 1)
+    data = json.loads(record.read_text())
+    for key in ("state", "exit_code", "detail", "ended", "pid", "pid_start"):
+        data.pop(key, None)
+    data.update(scheduler="slurm", job_name="nbh-demo-1x4-default-r002.a1.abcdef", submitted="26.11.2026 20:54",
+                submitter_pid=None)
+    record.write_text(json.dumps(data))
+    one_line_error(bench("status", "demo"), 2,
+                   f"{record}: damaged attempt record ('submitted' is '26.11.2026 20:54', not a UTC time ")
+
+
 def test_damaged_campaign_and_archive_records_are_named(bench):
     workspace = tiny(bench)
     exit_file = workspace.exit_file(RUN, 1)
