@@ -152,14 +152,32 @@ with_output_directory <- function(dir, build) {
   value
 }
 
+# Flushes PATHS to the disk (fsync; sync(1) without the analyzer's C
+# routines); a failure is an output error of DIR.
+sync_paths <- function(paths, dir) {
+  done <- tryCatch(call_native("nbh_sync_paths", paths), error = function(e) {
+    output_error(dir, ": cannot flush the analysis to the disk (", conditionMessage(e), ")")
+  })
+  if (is.null(done) && length(paths) && system2("sync", shQuote(paths), stdout = FALSE, stderr = FALSE) != 0L) {
+    output_error(dir, ": cannot flush the analysis to the disk (sync failed)")
+  }
+  invisible(TRUE)
+}
+
 # Renames the complete directory STAGED to DIR, replacing DIR's earlier
 # analysis: swapped with it in one step (nbh_exchange_paths), so that DIR
 # holds an analysis at every moment, even if this process is killed; the
 # earlier one, now at STAGED, is removed after. Where the swap cannot be
-# had (no C compiler for the analyzer's routines, a file system without
-# RENAME_EXCHANGE), two renames, with DIR missing between them.
+# had (no C compiler for the analyzer's routines, a file system or kernel
+# without RENAME_EXCHANGE, a seccomp filter that refuses it), two renames,
+# with DIR missing between them. Every staged file and directory is
+# flushed to the disk before, and the parent directory after, so that a
+# power loss never leaves DIR naming empty files.
 publish_directory <- function(staged, dir) {
   old <- NULL
+  inside <- list.files(staged, recursive = TRUE, all.files = TRUE, full.names = TRUE, include.dirs = TRUE)
+  sync_paths(c(inside, staged), dir)
+  on.exit(sync_paths(dirname(dir), dir))
   if (dir.exists(dir)) {
     swapped <- tryCatch(call_native("nbh_exchange_paths", staged, dir), error = function(e) {
       output_error(dir, ": cannot replace the earlier analysis (", conditionMessage(e), ")")
