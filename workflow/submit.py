@@ -14,7 +14,7 @@ import signal
 import sys
 import time
 
-from gen.envfile import read_environment
+from gen.envfile import install_command, read_environment
 from gen import registry, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script, job_name
@@ -43,11 +43,13 @@ def environment(workspace, info):
     return read_environment(str(workspace.env / info["env"]))
 
 
-def check_ready(info):
+def check_ready(workspace, info):
     kernel = info["kernel"]
     if not os.access(kernel, os.X_OK):
-        raise NbhError(f"{display_path(kernel)} is not built (run: nbhbench build --env {info['env']})",
-                       EXIT_NOT_BUILT)
+        install = install_command(environment(workspace, info))
+        raise NbhError(f"{display_path(kernel)} is not built"
+                       + (f": {info['library']} is not installed (run: {install}, then " if install else " (run: ")
+                       + f"nbhbench build --env {info['env']})", EXIT_NOT_BUILT)
     if info["scheduler"] == "slurm" and not shutil.which("sbatch"):
         raise NbhError(f"environment {info['env']} submits to Slurm, but there is no sbatch here "
                        "(generate with a local environment to run on this machine)", EXIT_NO_SCHEDULER)
@@ -114,7 +116,7 @@ class Progress:
         self.finished = 0          # experiments of the runs that ended
         self.start = time.monotonic()
         self.tty = sys.stdout.isatty()
-        self.last_print = time.monotonic()
+        self.last_print = None     # into a pipe: the first line at once, then one each 30 s
 
     def line(self, index, run_id, done, planned):
         elapsed = time.monotonic() - self.start
@@ -128,7 +130,7 @@ class Progress:
         now = time.monotonic()
         if self.tty:
             print(f"\r\033[K{text}", end="", flush=True)
-        elif now - self.last_print >= 30:
+        elif self.last_print is None or now - self.last_print >= 30:
             print(text, flush=True)
             self.last_print = now
 
@@ -371,7 +373,10 @@ def summary(workspace, statuses):
     for s in statuses:
         counts[s.state] = counts.get(s.state, 0) + 1
     text = ", ".join(f"{n} {state}" for state, n in counts.items())
-    print(f"{workspace.name}: {len(statuses)} runs: {text}")
+    stopped = counts.get("failed", 0) + counts.get("timeout", 0)
+    hint = (f"; the failed or timed-out runs' missing experiments go on with: nbhbench submit --resume "
+            f"{workspace.name}" if stopped else "")
+    print(f"{workspace.name}: {len(statuses)} runs: {text}{hint}", flush=True)
     bad = [s for s in statuses if s.state != "done"]
     return EXIT_FAILED if bad else 0
 
@@ -426,7 +431,7 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=Fals
     if wait_for_end and poll is None:
         poll = poll_seconds()  # a bad NBH_POLL_SECONDS is refused before anything is submitted
     info = workspace.info()
-    check_ready(info)
+    check_ready(workspace, info)
     with lock(workspace):
         env = environment(workspace, info)
         record = adaptive_rounds.start(workspace, info, adaptive)
