@@ -116,13 +116,18 @@ copy_output_file <- function(from, file) {
   write_bytes(readBin(from, "raw", file.size(from)), file, "a copy cut short")
 }
 
-# DIR must be new, empty, or an earlier analysis (it has MARKER).
+# DIR must be new, empty, or an earlier analysis (it has MARKER); returns
+# whether it holds an earlier analysis (which the new one replaces).
 check_output_dir <- function(dir) {
-  if (file.exists(dir) && !dir.exists(dir)) output_error(dir, " exists and is not a directory")
-  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE)) &&
-      !file.exists(file.path(dir, MARKER))) {
-    output_error(dir, " exists and is not an nbhbench analysis; choose another --out")
+  if (file.exists(dir) && !dir.exists(dir)) {
+    foreign_out_error(dir, " exists and is not a directory; choose another --out")
   }
+  earlier <- file.exists(file.path(dir, MARKER))
+  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE)) && !earlier) {
+    foreign_out_error(dir, " exists and is not an earlier nbhbench analysis (no ", MARKER, "); nothing there is ",
+                      "replaced: choose another --out")
+  }
+  earlier
 }
 
 # Runs build(staged) in a new staging directory beside DIR, then puts it in
