@@ -187,12 +187,9 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
 def check_set_words(argv):
     """`--set nrun 3` (two words) is one line that shows the one word it
     means, not argparse's "unrecognized arguments: 3"."""
-    for i, word in enumerate(argv[:-1]):
-        key = argv[i + 1]
-        if word == "--set" and "=" not in key and not key.startswith("-"):
-            value = argv[i + 2] if i + 2 < len(argv) and not argv[i + 2].startswith("-") else "VALUE"
-            raise NbhError(f"generate: --set {key}{'' if value == 'VALUE' else ' ' + value}: a setting is one word "
-                           f"KEY=VALUE: --set {key}={value}")
+    for word, key, value in zip(argv, argv[1:], argv[2:]):
+        if word == "--set" and "=" not in key and not key.startswith("-") and not value.startswith("-"):
+            raise NbhError(f"generate: --set {key} {value}: a setting is one word KEY=VALUE: --set {key}={value}")
 
 
 def command(argv, failed_runs=never_replaceable):

@@ -1,6 +1,6 @@
 /* An LD_PRELOAD library for the durability tests (tests/sync_log.py): it
- * logs, in order, every fsync (with the path of its descriptor) and every
- * rename, renameat2 and link (with both paths) of the process to the file
+ * logs, in order, every fsync and syncfs (with the path of its descriptor)
+ * and every rename, renameat2 and link (with both paths) of the process to the file
  * named by NBH_TEST_SYNC_LOG, one line each, then does the call. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -25,16 +25,30 @@ static void log_line(const char *what, const char *a, const char *b)
     close(fd);
 }
 
+static void log_fd(const char *what, int fd)
+{
+    char link[64], path[4096];
+    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(link, path, sizeof(path) - 1);
+    path[n > 0 ? n : 0] = '\0';
+    log_line(what, path, NULL);
+}
+
 int fsync(int fd)
 {
     static int (*real)(int);
     if (!real)
         real = (int (*)(int))dlsym(RTLD_NEXT, "fsync");
-    char link[64], path[4096];
-    snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
-    ssize_t n = readlink(link, path, sizeof(path) - 1);
-    path[n > 0 ? n : 0] = '\0';
-    log_line("fsync", path, NULL);
+    log_fd("fsync", fd);
+    return real(fd);
+}
+
+int syncfs(int fd)
+{
+    static int (*real)(int);
+    if (!real)
+        real = (int (*)(int))dlsym(RTLD_NEXT, "syncfs");
+    log_fd("syncfs", fd);
     return real(fd);
 }
 

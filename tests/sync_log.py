@@ -1,5 +1,5 @@
 """What reaches the disk, in what order (tests of docs/robustness.md's
-durability): sync_log.c, preloaded, logs every fsync, rename and link of a
+durability): sync_log.c, preloaded, logs every fsync, syncfs, rename and link of a
 process. SyncLog(folder) compiles it; .env(environ) preloads it, logging
 to .log; .events() reads what was logged: [(call, path, second path)]."""
 import os

@@ -276,6 +276,7 @@ def submit_job(workspace, info, env, status, submitted):
     except FileError as e:
         raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
                           f"nbhbench submit {workspace.name}") from None
+
     def started(pid):  # the intent keeps sbatch's pid: status leaves it while sbatch lives
         record.update(sbatch_pid=pid, sbatch_start=process_start(pid))
         write_json(path, record)

@@ -157,6 +157,19 @@ with_output_directory <- function(dir, build) {
   value
 }
 
+# Flushes the directory TREE and all it holds to the disk: its file system
+# at once (syncfs), else every path (fsync); a failure is an output error of DIR.
+sync_tree <- function(tree, dir) {
+  whole <- tryCatch(call_native("nbh_sync_file_system", tree), error = function(e) {
+    output_error(dir, ": cannot flush the analysis to the disk (", conditionMessage(e), ")")
+  })
+  if (!isTRUE(whole)) {
+    sync_paths(c(list.files(tree, recursive = TRUE, all.files = TRUE, full.names = TRUE, include.dirs = TRUE), tree),
+               dir)
+  }
+  invisible(TRUE)
+}
+
 # Flushes PATHS to the disk (fsync; sync(1) without the analyzer's C
 # routines); a failure is an output error of DIR.
 sync_paths <- function(paths, dir) {
@@ -180,14 +193,15 @@ sync_paths <- function(paths, dir) {
 # power loss never leaves DIR naming empty files.
 publish_directory <- function(staged, dir) {
   old <- NULL
-  inside <- list.files(staged, recursive = TRUE, all.files = TRUE, full.names = TRUE, include.dirs = TRUE)
-  sync_paths(c(inside, staged), dir)
-  on.exit(sync_paths(dirname(dir), dir))
+  sync_tree(staged, dir)
   if (dir.exists(dir)) {
     swapped <- tryCatch(call_native("nbh_exchange_paths", staged, dir), error = function(e) {
       output_error(dir, ": cannot replace the earlier analysis (", conditionMessage(e), ")")
     })
-    if (isTRUE(swapped)) return(invisible(unlink(staged, recursive = TRUE)))
+    if (isTRUE(swapped)) {
+      sync_paths(dirname(dir), dir)   # the swapped names reach the disk
+      return(invisible(unlink(staged, recursive = TRUE)))
+    }
     old <- file.path(dirname(dir), sprintf(".%s.old-%d", basename(dir), Sys.getpid()))
     if (!file.rename(dir, old)) output_error(dir, ": cannot replace the earlier analysis")
   }
@@ -195,5 +209,6 @@ publish_directory <- function(staged, dir) {
     if (!is.null(old)) file.rename(old, dir)
     output_error(dir, ": cannot move the new analysis into place")
   }
+  sync_paths(dirname(dir), dir)
   if (!is.null(old)) unlink(old, recursive = TRUE)
 }

@@ -2,6 +2,7 @@
 # nbhbench archive CAMPAIGN | archive --verify PATH
 
 load workflow_helpers
+bats_require_minimum_version 1.5.0
 
 setup() { workflow_setup; }
 
