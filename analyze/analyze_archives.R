@@ -23,6 +23,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
+  progress("reading ", length(dirs), if (length(dirs) == 1L) " archive" else " archives")
   check_distinct_archives(dirs)
   selected <- select_runs(lapply(dirs, read_archive, registry = registry), include_mismatched)
   archives <- selected$archives
@@ -46,6 +47,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   # here while the forks begin reducing the runs, and this process joins
   # them when it is done.
   pairs <- NULL
+  progress("reducing ", nrow(frame$runs), " runs to their medians (", nrow(frame$cells), " cells)")
   medians <- reduce_runs(archives, frame, meanwhile = function() {
     pairs <<- lapply(guidelines, function(g) {
       match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
@@ -75,6 +77,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   # The cells' tail latencies are computed here while the forks begin on
   # the guidelines.
   percentiles <- NULL
+  progress("assessing ", length(guidelines), if (length(guidelines) == 1L) " guideline" else " guidelines")
   history <- look_history(state, frame$runs, medians, counted = looks$adaptive)
   tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
     percentiles <<- cell_percentiles(medians)

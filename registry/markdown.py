@@ -38,8 +38,8 @@ SECTIONS = [
     ("packings", "Packings (the `packing` parameter)", ""),
     ("arrivals", "Arrival patterns (the `arrival` parameter)",
      "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
-     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "
-     "docs/kernel.md."),
+     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us` "
+     "(docs/kernel.md)."),
     ("syncs", "Starts (the `sync` parameter)",
      "How every repetition of an experiment starts. `clock` estimates each process's clock offset and drift "
      "to rank 0 by ping-pong before the experiment and records what the start cost and achieved in "

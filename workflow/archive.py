@@ -369,6 +369,11 @@ def archive(workspace):
     if not any(s.done for s in statuses):
         raise NbhError(f"nothing to archive: no run of {workspace.name} has finished an experiment "
                        f"(nbhbench status {workspace.name})", EXIT_EMPTY)
+    unsubmitted = [s for s in statuses if not s.attempts]
+    if unsubmitted:
+        raise NbhError(f"{len(unsubmitted)} run(s) of {workspace.name} are pending, never submitted "
+                       f"({unsubmitted[0].run_id}); submit them first (nbhbench submit {workspace.name}), "
+                       "then archive", EXIT_BUSY)
     root = archives_root()
     whole_files.make_directory(root, exist_ok=True)
     remove_stale_partials(root)

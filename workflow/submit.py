@@ -15,14 +15,14 @@ import signal
 import sys
 import time
 
-from gen.envfile import read_environment
+from gen.envfile import install_command, read_environment
 from gen import registry, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script, job_name
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
 from workflow import adaptive as adaptive_rounds, interleave, local, result_rows, slurm
-from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
+from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record, process_start,
                                run_statuses, submit_lock, write_json)
 
 EXIT_FAILED = 1
@@ -50,11 +50,13 @@ def environment(workspace, info):
     return read_environment(str(workspace.env / info["env"]))
 
 
-def check_ready(info):
+def check_ready(workspace, info):
     kernel = info["kernel"]
     if not os.access(kernel, os.X_OK):
-        raise NbhError(f"{display_path(kernel)} is not built (run: nbhbench build --env {info['env']})",
-                       EXIT_NOT_BUILT)
+        install = install_command(environment(workspace, info))
+        raise NbhError(f"{display_path(kernel)} is not built"
+                       + (f": {info['library']} is not installed (run: {install}, then " if install else " (run: ")
+                       + f"nbhbench build --env {info['env']})", EXIT_NOT_BUILT)
     if info["scheduler"] == "slurm" and not shutil.which("sbatch"):
         raise NbhError(f"environment {info['env']} submits to Slurm, but there is no sbatch here "
                        "(generate with a local environment to run on this machine)", EXIT_NO_SCHEDULER)
@@ -121,7 +123,7 @@ class Progress:
         self.finished = 0          # experiments of the runs that ended
         self.start = time.monotonic()
         self.tty = sys.stdout.isatty()
-        self.last_print = time.monotonic()
+        self.last_print = None     # into a pipe: the first line at once, then one each 30 s
 
     def line(self, index, run_id, done, planned):
         elapsed = time.monotonic() - self.start
@@ -135,7 +137,7 @@ class Progress:
         now = time.monotonic()
         if self.tty:
             print(f"\r\033[K{text}", end="", flush=True)
-        elif now - self.last_print >= 30:
+        elif self.last_print is None or now - self.last_print >= 30:
             print(text, flush=True)
             self.last_print = now
 
@@ -292,12 +294,21 @@ def submit_job(workspace, info, env, status, submitted, after=None):
     except FileError as e:
         raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
                           f"nbhbench submit {workspace.name}") from None
+
+    def started(pid):  # the intent keeps sbatch's pid: status leaves it while sbatch lives
+        record.update(sbatch_pid=pid, sbatch_start=process_start(pid))
+        write_json(path, record)
+
     with signals_held() as caught:
         try:
-            record["job_id"] = slurm.sbatch(record["job"], record["job_name"], after=after)
+            record["job_id"] = slurm.sbatch(record["job"], record["job_name"], started, after=after)
         except slurm.Refused:
             os.unlink(path)  # no job: the run is not submitted
             raise
+        except FileError as e:  # sbatch did not run
+            os.unlink(path)
+            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                              f"nbhbench submit {workspace.name}") from None
         try:
             write_json(path, record)
         except FileError as e:  # the intent names the job: status and submit find it by its name
@@ -381,7 +392,10 @@ def summary(workspace, statuses):
     for s in statuses:
         counts[s.state] = counts.get(s.state, 0) + 1
     text = ", ".join(f"{n} {state}" for state, n in counts.items())
-    print(f"{workspace.name}: {len(statuses)} runs: {text}")
+    stopped = counts.get("failed", 0) + counts.get("timeout", 0)
+    hint = (f"; the failed or timed-out runs' missing experiments go on with: nbhbench submit --resume "
+            f"{workspace.name}" if stopped else "")
+    print(f"{workspace.name}: {len(statuses)} runs: {text}{hint}", flush=True)
     bad = [s for s in statuses if s.state != "done"]
     return EXIT_FAILED if bad else 0
 
@@ -449,7 +463,7 @@ def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=Fals
     if wait_for_end and poll is None:
         poll = poll_seconds()  # a bad NBH_POLL_SECONDS is refused before anything is submitted
     info = workspace.info()
-    check_ready(info)
+    check_ready(workspace, info)
     members = interleave.members(workspace, interleave_with)
     if members:
         return submit_joint(members, wait_for_end, resume, poll, free_order)
@@ -472,8 +486,8 @@ def submit_joint(members, wait_for_end, resume, poll, free_order):
     locally, chained through Slurm (unless FREE_ORDER); each member's
     submit lock held, its summary printed."""
     infos = [m.info() for m in members]
-    for info in infos:
-        check_ready(info)
+    for member, info in zip(members, infos):
+        check_ready(member, info)
     with contextlib.ExitStack() as locks:
         for member in members:
             locks.enter_context(lock(member))

@@ -82,6 +82,9 @@ SEXP nbh_cell_medians(SEXP value, SEXP first, SEXP runs, SEXP cells);
 
 /* exchange_paths.c */
 SEXP nbh_exchange_paths(SEXP a, SEXP b);
+/* sync_paths.c */
+SEXP nbh_sync_paths(SEXP paths);
+SEXP nbh_sync_file_system(SEXP path);
 
 /* paired_differences.c */
 SEXP nbh_paired_differences(SEXP unit, SEXP value, SEXP first, SEXP rows, SEXP test, SEXP a_cell, SEXP b_cell);

@@ -10,8 +10,17 @@ ci_text <- function(low, high) {
 }
 
 # Banners: each a bold first word and what it means, only when it applies.
+# An archive whose files differ from its manifest (verify_manifest) is said
+# first: the numbers below may not be what was measured.
+changed_archive_blocks <- function(archives) {
+  changed <- Filter(function(a) grepl("do not match MANIFEST.sha256", a$manifest %||% ""), archives)
+  lapply(changed, function(a) paragraph(
+    "**Archive changed after archiving.** `", a$name, "`: ", a$manifest, ". What those files hold may not be ",
+    "what was measured; `nbhbench archive --verify ", a$dir, "` names every difference."))
+}
+
 trust_banner_blocks <- function(result, summary, tt = test_table(result)) {
-  blocks <- list()
+  blocks <- changed_archive_blocks(result$archives)
   blind <- summary[power == "cannot detect"]
   if (nrow(blind)) {
     key <- c("guideline_no", RUN_PARAMETERS)

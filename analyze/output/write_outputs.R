@@ -1,5 +1,6 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
-# closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
+# closest.csv, heal.csv, heal_sets.csv and set_comparison.csv (with several
+# library parameter sets), warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured),
 # characterization.csv (where layouts meet contiguous data), arrival.csv
 # and clock_starts.csv (arrival patterns, clock starts), graphs.csv
@@ -53,6 +54,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
+  progress("writing the tables and drawing the plots of ", nrow(tt), " tests")
   if (isTRUE(settings$plots)) {
     vt <- violation_table(tt)
     groups <- unique(vt[order(-ratio), .(guideline_no, group)])
@@ -86,9 +88,11 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
   write_csv(violation_table(tt)[, cols, with = FALSE], file.path(dir, "violations.csv"))
   write_csv(closest[, c(intersect(cols, names(closest)), "short_of"), with = FALSE], file.path(dir, "closest.csv"))
-  write_csv(tuning$heal, file.path(dir, "heal.csv"))
-  write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
-  write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  if (length(result$param_sets) > 1L) {   # one set heals nothing: no empty files
+    write_csv(tuning$heal, file.path(dir, "heal.csv"))
+    write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
+    write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  }
   if (nrow(result$overlap)) {
     write_csv(result$overlap[, !c("cell", "pure_cell")], file.path(dir, "overlap.csv"))
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
@@ -112,6 +116,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
                 heatmaps = heatmaps, verdict = verdict,
                 characterization = layout_plots, arrival = arrival_plots)
+  progress("writing the report")
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, shown, settings))
   blocks <- with_history_blocks(blocks, history_blocks(history))

@@ -122,7 +122,8 @@ test_that("the output directory: an earlier analysis is replaced, anything else 
   other <- tempfile("other-")
   dir.create(other)
   writeLines("mine", file.path(other, "notes.txt"))
-  expect_error(analysed(other), "is not an nbhbench analysis; choose another --out", class = "nbh_output_error")
+  expect_error(analysed(other), "is not an earlier nbhbench analysis \\(no .nbhbench-analysis\\); nothing there is replaced: choose another --out",
+               class = "nbh_foreign_out_error")
   expect_equal(readLines(file.path(other, "notes.txt")), "mine")
 })
 

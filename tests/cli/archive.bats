@@ -2,6 +2,7 @@
 # nbhbench archive CAMPAIGN | archive --verify PATH
 
 load workflow_helpers
+bats_require_minimum_version 1.5.0
 
 setup() { workflow_setup; }
 
@@ -29,6 +30,16 @@ setup() { workflow_setup; }
     [ "$status" -eq 0 ]
     [ "${lines[-1]}" != "$first" ]
     [ -f "$first/MANIFEST.sha256" ]
+}
+
+@test "archive with a run never submitted (pending) exits 1, as its help says, and makes no archive" {
+    "$NBH" generate demo --env local-openmpi --set nrun=2 --set nrep=2 --set msize=64 >/dev/null
+    "$NBH" submit demo >/dev/null
+    rm "$NBH_WORK/demo/attempts/1x4-default-r002.a1."*   # as if the submit had stopped before it
+    run --separate-stderr "$NBH" archive demo
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nbhbench: 1 run(s) of demo are pending, never submitted (1x4-default-r002); submit them first (nbhbench submit demo), then archive" ]
+    [ ! -e "$NBH_ARCHIVES" ] || [ -z "$(ls "$NBH_ARCHIVES")" ]
 }
 
 @test "archive --verify says an intact archive is intact" {

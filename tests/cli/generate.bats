@@ -70,6 +70,12 @@ setup() { workflow_setup; }
     [[ "$output" == *"no CAMPAIGN given"* ]]
 }
 
+@test "generate with a misspelt campaign names the closest shipped one" {
+    run "$NBH" generate dmeo
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: unknown campaign 'dmeo' (did you mean demo? campaigns/ has: app-graphs, "* ]]
+}
+
 @test "generate with an unknown campaign lists the shipped ones" {
     run "$NBH" generate nope
     [ "$status" -eq 2 ]

@@ -326,3 +326,50 @@ def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_origi
     other, _ = generate("demo", "local-openmpi", ["seed=5", "blocks=3", "warmup=0", "aa=yes"])
     assert {(r["blocks"], r["warmup"]) for r in other.experiments()} == {("3", "0")}
     assert len(other.experiments()) == 48
+
+
+def test_generate_estimates_the_campaign_s_time_and_says_how():
+    """runs x (start + experiments x (setup + repetitions x a repetition)),
+    the repetitions nrep and a warm-up per round (gen/estimate.py)."""
+    from gen import estimate
+    done = nbhbench("generate", "halo", "--env", "local-openmpi", "--set", "deployments=1x2")
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.splitlines()[3]
+    expected = 8 * (estimate.START_SECONDS + 150 * (estimate.SETUP_SECONDS + (30 + 7) * estimate.REPETITION_SECONDS))
+    assert line == (f"  estimated time: about {estimate.spoken(expected)} one run after another (8 runs x (1 s to "
+                    "start + 150 experiments x 37 repetitions x 4 ms)): a guess from counts, not a measurement; "
+                    "a large message, many processes or a loaded machine take longer"), line
+    assert [estimate.spoken(s) for s in (0.2, 89, 600, 9000)] == ["1 s", "89 s", "10 min", "2.5 h"]
+
+
+def test_the_next_step_names_build_and_install_mpi_where_they_are_due(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBH_BUILD", str(tmp_path / "nobuild"))
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", "nrun=1")
+    assert done.stdout.splitlines()[2].endswith("(next: nbhbench build --env local-openmpi, then nbhbench submit demo)")
+    monkeypatch.delenv("NBH_BUILD")
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", "nrun=1")
+    assert done.stdout.splitlines()[2].endswith("(next: nbhbench submit demo)")
+
+
+def test_a_setting_given_as_two_words_says_the_one_word_it_means():
+    done = nbhbench("generate", "demo", "--set", "nrun", "3", "--env", "local-openmpi")
+    assert done.returncode == 2 and done.stderr == (
+        "nbhbench: generate: --set nrun 3: a setting is one word KEY=VALUE: --set nrun=3\n"), done.stderr
+    done = nbhbench("generate", "demo", "--set", "nrun")   # no value after it: the settings' own line
+    assert done.stderr == "nbhbench: --set nrun: expected KEY=VALUE\n"
+
+
+def test_a_local_deployment_of_many_processes_per_core_is_said():
+    from gen.generate import oversubscription_warning
+    assert oversubscription_warning("local", ["1x64"], cores=2) == (
+        "deployment 1x64 runs 64 processes on this machine's 2 cores (32 per core): oversubscribed runs wait for "
+        "the scheduler, and their times measure it as much as the library (archive marks them oversubscribed; "
+        "docs/environments.md)")
+    assert oversubscription_warning("local", ["1x4"], cores=2) == "", "the demo's 2 a core is not said"
+    assert oversubscription_warning("local", ["1x2", "2x4"], cores=2).startswith("deployment 2x4 runs 8 processes")
+    assert oversubscription_warning("slurm", ["1x64"], cores=2) == ""
+    cores = len(os.sched_getaffinity(0))
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", f"deployments=1x{8 * cores}",
+                    "--set", "nrun=1")
+    assert done.returncode == 0 and (f"nbhbench: warning: deployment 1x{8 * cores} runs {8 * cores} processes on "
+                                     f"this machine's {cores} cores (8 per core)") in done.stderr, done.stderr

@@ -75,3 +75,31 @@ test_that("the map colours each cell by its share, labels it with its counts and
   linetype <- built$plot$scales$get_scales("linetype")
   expect_equal(linetype$get_labels(), "cannot detect (too few runs)")
 })
+
+test_that("a sweep's column heads do not run into each other: two lines as wide as the column, or upright", {
+  sweep <- function(sets) {
+    s <- rbindlist(lapply(sets, function(name) copy(summary_rows()[1:2])[, param_set := name]))
+    verdict_map_data(s, 0.001)
+  }
+  measured <- function(lines) {   # inches at the heads' size, as the PNG device draws them
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    vapply(lines, function(l) grid::convertWidth(grid::grobWidth(grid::textGrob(l, gp = grid::gpar(
+      fontsize = VERDICT_HEAD_PT))), "inches", valueOnly = TRUE), 0)
+  }
+  few <- sweep(c("default", "intermediate256", "linear_sync"))
+  heads <- verdict_column_heads(few$plots, few$data)
+  expect_equal(heads$angle, 0)
+  shown <- heads$label(levels(few$data$column))
+  expect_equal(shown[1:2], c("default\n1x4", "default\n1x16"))
+  expect_true(all(measured(unlist(strsplit(shown, "\n"))) < heads$width))
+  expect_equal(verdict_map_size(few$plots, few$data)[["width"]],
+               verdict_label_inches(few$data) + heads$width * few$plots$columns + 2.4)
+  many <- sweep(c("default", "linear", "pairwise", "modified_bruck", "linear_sync", "two_proc", "intermediate256"))
+  heads <- verdict_column_heads(many$plots, many$data)
+  expect_equal(heads$angle, 90)     # 14 columns of two lines would be wider than the map may be
+  expect_true(measured("0/60") < heads$width)
+  expect_gt(verdict_map_size(many$plots, many$data)[["height"]], verdict_map_size(few$plots, few$data)[["height"]])
+  built <- ggplot_build(verdict_map(many$plots, many$data))
+  expect_equal(built$plot$theme$axis.text.x.top$angle, 90)
+})
