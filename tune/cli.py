@@ -127,7 +127,8 @@ def plan_of(args):
             "varied": goal.guideline.keys.get("varied", "msize"), "first": args.first, "step": args.step,
             "budget": budget, "sweep_nrun": sweep_nrun, "alpha": args.alpha, "v_thres": args.v_thres,
             "hold_ratio": args.hold_ratio, "confirm_runs": args.confirm_runs,
-            "confirm_deployments": confirm_deployments, "set": set_items, "confirm_set": goal.settings.get("levels", []) + args.confirm_set,
+            "confirm_deployments": confirm_deployments, "set": set_items,
+            "confirm_set": goal.settings.get("levels", []) + args.confirm_set,
             "no_confirm": args.no_confirm}
     plan["looks_at_most"] = race.looks_at_most(plan)
     plan["p_look"] = race.p_look(args.alpha, plan["looks_at_most"])
