@@ -64,7 +64,7 @@ SECTIONS = [
      "releases, `mpich` rows MPICH's) is one candidate parameter set, with what it `requires`. `values`: "
      "`mpi_t` takes the choices the installed library lists through MPI_T (Open MPI's MCA enumerators; "
      "MPICH names them in its CVAR descriptions), else the values given; `leave_out`: choices never raced, "
-     "and why in `note`. `kind`: `algorithm` (a forced algorithm: an Open MPI winner also gets a coll tuned "
+     "`VALUE=why`, `;`-separated; `note`: what the parameter does. `kind`: `algorithm` (a forced algorithm: an Open MPI winner also gets a coll tuned "
      "rules file) or `switch_point`."),
 ]
 

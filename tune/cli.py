@@ -87,10 +87,11 @@ def plan_of(args):
         raise NbhError(f"tune: --step {args.step}: at least 1 run per round")
     if not 0 < args.alpha < 1 or args.v_thres < 1 or args.hold_ratio < args.v_thres:
         raise NbhError("tune: --alpha within (0, 1), --v-thres >= 1 and --hold-ratio >= --v-thres")
-    nprocs = math.prod(int(x) for x in goal.deployment.split("x"))
+    if not re.fullmatch(r"[1-9][0-9]*x[1-9][0-9]*", goal.deployment):
+        raise NbhError(f"tune: --deployment {goal.deployment}: not NODESxPROCESSES (e.g. 1x2)")
     info = {"build": str(build_root()), "root": str(ROOT)}
     cvars = space.list_cvars(env, info)
-    candidates, left_out = space.space(env.library, goal.ops, cvars, env, nprocs, pairs(args.param, "--param"))
+    candidates, left_out = space.space(env.library, goal.ops, cvars, env, pairs(args.param, "--param"))
     if args.candidates:
         wanted = args.candidates.split(",")
         names = [c.name for c in candidates]
@@ -127,7 +128,8 @@ def plan_of(args):
             "varied": goal.guideline.keys.get("varied", "msize"), "first": args.first, "step": args.step,
             "budget": budget, "sweep_nrun": sweep_nrun, "alpha": args.alpha, "v_thres": args.v_thres,
             "hold_ratio": args.hold_ratio, "confirm_runs": args.confirm_runs,
-            "confirm_deployments": confirm_deployments, "set": set_items, "confirm_set": goal.settings.get("levels", []) + args.confirm_set,
+            "confirm_deployments": confirm_deployments, "set": set_items,
+            "confirm_set": goal.settings.get("levels", []) + args.confirm_set,
             "no_confirm": args.no_confirm}
     plan["looks_at_most"] = race.looks_at_most(plan)
     plan["p_look"] = race.p_look(args.alpha, plan["looks_at_most"])

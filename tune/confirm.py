@@ -19,7 +19,7 @@ import pathlib
 from gen import whole_files
 from gen.workspace import now_utc
 from tune import campaigns
-from tune.race import Candidate
+from tune.space import Candidate
 from tune.target import parse_assessment
 
 KEY_SKIP = {"param_set", "guideline", "a_params", "b_params", "runs_a", "runs_b", "pairs", "median_a_us",
@@ -64,7 +64,7 @@ def run_confirmation(tune):
     archive = tune.nbhbench("archive", tune.workspace("confirm").path, echo=False).strip().splitlines()[-1]
     out = tune.path / "confirm"
     tune.nbhbench("analyze", archive, "--assess", tune.campaign("confirm") / "assessment.conf", "--out", out,
-                  "--max-plots", "2", "--hold-ratio", plan["hold_ratio"], echo=False)
+                  "--max-plots", "2", "--v-thres", plan["v_thres"], "--hold-ratio", plan["hold_ratio"], echo=False)
     with open(out / "tests.csv", newline="", encoding="utf-8") as f:
         tests = list(csv.DictReader(f))
     confirm.update(archive=archive, analysis=str(out),

@@ -24,6 +24,7 @@ from gen.errors import NbhError
 from gen.registry import ROOT
 from gen.workspace import Workspace, now_utc
 from tune import campaigns, decide
+from tune.space import Candidate
 
 RECORD = "tune.json"
 
@@ -107,14 +108,6 @@ def generate_race(tune):
     tune.save()
 
 
-class Candidate:
-    """A candidate as tune.json keeps it."""
-
-    def __init__(self, name, parameters, source, parameter="", value=""):
-        self.name, self.parameters, self.source, self.parameter, self.value = \
-            name, parameters, source, parameter, value
-
-
 def runs_planned(workspace):
     return len(workspace.runs())
 
@@ -131,7 +124,7 @@ def look(tune, number):
     order_conf = folder / "order.conf"
     whole_files.write_text(order_conf, campaigns.against_default(ops, alive, varied))
     tune.nbhbench("analyze", archive, "--assess", order_conf, "--out", folder / "order", "--no-plots",
-                  "--hold-ratio", plan["hold_ratio"], echo=False)
+                  "--v-thres", plan["v_thres"], "--hold-ratio", plan["hold_ratio"], echo=False)
     ratios = decide.ratios_to_default(decide.read_tests(folder / "order" / "tests.csv"))
     best = decide.best_of(ratios, alive)
     record = {"look": number, "at": now_utc(), "archive": archive, "runs": runs_planned(tune.workspace("race")),
@@ -141,7 +134,8 @@ def look(tune, number):
         race_conf = folder / "race.conf"
         whole_files.write_text(race_conf, campaigns.race_assessment(ops, alive, best, varied))
         tune.nbhbench("analyze", archive, "--assess", race_conf, "--out", folder / "race", "--no-plots",
-                      "--adjust", "holm", "--p-thres", plan["p_look"], "--hold-ratio", plan["hold_ratio"], echo=False)
+                      "--adjust", "holm", "--p-thres", plan["p_look"], "--v-thres", plan["v_thres"],
+                      "--hold-ratio", plan["hold_ratio"], echo=False)
         found = decide.verdicts(decide.read_tests(folder / "race" / "tests.csv"), alive, best)
         record["verdicts"] = found
         record["leaving"] = decide.leaving(found)

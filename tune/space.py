@@ -36,7 +36,7 @@ class Row:
     kind: str
     values: list
     requires: dict
-    leave_out: list
+    leave_out: dict       # value: why it is never raced
     note: str
 
 
@@ -56,7 +56,8 @@ def rows(library):
     for row in registry.read_table("tuning"):
         if library == row["library"] or re.fullmatch(re.escape(row["library"]) + r"[-0-9.]*", library):
             found.append(Row(row["library"], row["op"], row["parameter"], row["kind"], row["values"].split(),
-                             dict(item.split("=", 1) for item in row["requires"].split()), row["leave_out"].split(),
+                             dict(item.split("=", 1) for item in row["requires"].split()),
+                             dict(item.strip().split("=", 1) for item in row["leave_out"].split(";") if item.strip()),
                              row["note"]))
     return found
 
@@ -121,7 +122,7 @@ def candidate_name(op, row_or_parameter, value):
     return re.sub(r"[^A-Za-z0-9_.]", "_", f"{short}_{value}")
 
 
-def space(library, ops, cvars, env, nprocs, params=()):
+def space(library, ops, cvars, env, params=()):
     """The candidates for OPS under LIBRARY: the default, then each value of
     each listed parameter, then --param's (PARAMS: [(name, [values])]);
     returns (candidates, left out: [(parameter, value or "", why)]).
@@ -145,10 +146,7 @@ def space(library, ops, cvars, env, nprocs, params=()):
             values = [v for v in values if v in offered or v.isdigit()]
         for value in values:
             if value in row.leave_out:
-                left.append((row.parameter, value, f"left out by registry/tuning.csv ({row.note or 'see there'})"))
-                continue
-            if value == "two_proc" and nprocs != 2:
-                left.append((row.parameter, value, "for exactly 2 processes"))
+                left.append((row.parameter, value, f"{row.leave_out[value]} (registry/tuning.csv)"))
                 continue
             found.append(Candidate(candidate_name(row.op, row, value), dict(row.requires, **{row.parameter: value}),
                                    source, row.parameter, value))

@@ -20,6 +20,7 @@ import pathlib
 import re
 
 from gen.errors import NbhError, display_path
+from gen.settings import read_settings
 from gen.workspace import campaign_source
 from gen import registry
 
@@ -240,7 +241,6 @@ def from_campaign(argument, tag, env, deployment, cells_items):
         key = item.partition("=")[0]
         items = [i for i in items if i.partition("=")[0] != key] + [item]
     cells = [dict(item.split("=", 1) for item in items)]
-    from gen.settings import read_settings
     settings = read_settings(source / "campaign.conf")
     deployments = [f"{n}x{p}" for n, p in settings.deployments]
     return Target(source, env, "", tag, guideline, sets, ops, deployment, items, cells, deployments,

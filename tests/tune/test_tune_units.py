@@ -81,7 +81,7 @@ def test_the_space_is_the_default_then_each_listed_value_less_those_left_out():
     cvars = {"coll_tuned_alltoall_algorithm": OPENMPI_ALGORITHM,
              "coll_tuned_alltoall_intermediate_msg": {"name": "coll_tuned_alltoall_intermediate_msg", "value": "3000",
                                                       "choices": "", "description": ""}}
-    found, left = space.space("openmpi", ["alltoall"], cvars, Env(), 4)
+    found, left = space.space("openmpi", ["alltoall"], cvars, Env())
     names = [c.name for c in found]
     assert names == ["default", "alltoall_linear", "alltoall_pairwise", "alltoall_modified_bruck",
                      "alltoall_linear_sync", "alltoall_intermediate_msg_256", "alltoall_intermediate_msg_1024",
@@ -89,21 +89,23 @@ def test_the_space_is_the_default_then_each_listed_value_less_those_left_out():
     assert found[2].parameters == {"coll_tuned_use_dynamic_rules": "true", "coll_tuned_alltoall_algorithm": "pairwise"}
     assert {(p, v) for p, v, _ in left} == {("coll_tuned_alltoall_algorithm", "ignore"),
                                             ("coll_tuned_alltoall_algorithm", "two_proc")}
-    two, _ = space.space("openmpi5", ["alltoall"], cvars, Env(), 2)
-    assert "alltoall_two_proc" not in [c.name for c in two], "left out by the registry even at 2 processes"
+    assert dict(((p, v), why) for p, v, why in left)[("coll_tuned_alltoall_algorithm", "ignore")] == \
+        "the library's own choice (the default) (registry/tuning.csv)"
+    two, _ = space.space("openmpi5", ["alltoall"], cvars, Env())
+    assert "alltoall_two_proc" not in [c.name for c in two], "left out: a setting for every deployment"
     assert space.rows("openmpi5") == space.rows("openmpi") and space.rows("mpich-4.2.3") == space.rows("mpich")
 
 
 def test_a_parameter_the_library_does_not_know_is_one_line():
     cvars = {"coll_tuned_alltoall_algorithm": OPENMPI_ALGORITHM}
     with pytest.raises(NbhError) as e:
-        space.space("openmpi", ["alltoall"], cvars, Env(), 4, [("coll_tuned_alltoal_algorithm", ["2"])])
+        space.space("openmpi", ["alltoall"], cvars, Env(), [("coll_tuned_alltoal_algorithm", ["2"])])
     assert str(e.value) == ("tune: --param coll_tuned_alltoal_algorithm: library parameter "
                             "coll_tuned_alltoal_algorithm is not known to openmpi (MPI_T lists 1 control "
                             "variables; the closest: coll_tuned_alltoall_algorithm)")
     with pytest.raises(NbhError, match="fastest is not one of its choices in MPI_T"):
-        space.space("openmpi", ["alltoall"], cvars, Env(), 4, [("coll_tuned_alltoall_algorithm", ["fastest"])])
-    found, _ = space.space("openmpi", ["alltoall"], cvars, Env(), 4, [("coll_tuned_alltoall_algorithm", ["5"])])
+        space.space("openmpi", ["alltoall"], cvars, Env(), [("coll_tuned_alltoall_algorithm", ["fastest"])])
+    found, _ = space.space("openmpi", ["alltoall"], cvars, Env(), [("coll_tuned_alltoall_algorithm", ["5"])])
     assert found[-1].parameters["coll_tuned_alltoall_algorithm"] == "5" and found[-1].source == "--param"
 
 

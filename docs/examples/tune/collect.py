@@ -6,6 +6,7 @@ usage: docs/examples/tune/collect.py OUT
 """
 import csv
 import json
+import math
 import pathlib
 import shutil
 import sys
@@ -17,6 +18,7 @@ CASES = {
     "mpich-gl8-1x2": ("mpich-gl8", "mpich-coll-sweep", "alltoall_pairwise"),
     "openmpi-gl7-1x4": ("openmpi-gl7", "openmpi-allgather-sweep", ""),
     "openmpi-gl8-1x16": ("openmpi-gl8", "openmpi-alltoall-sweep", "linear_sync"),
+    "mpich-gl8-1x2-full": ("mpich-gl8", "mpich-coll-sweep", "alltoall_pairwise"),
 }
 
 
@@ -36,6 +38,11 @@ def copy(source, target):
 def sweep_runs(sweep, deployment):
     return sum(1 for path in (EXAMPLES / sweep / "provenance").glob("*/runs.csv")
                for row in read(path) if row["deployment"] == deployment)
+
+
+def floor(threshold):
+    """Runs a side the exact one-sided rank-sum test needs to reach THRESHOLD at all."""
+    return next(n for n in range(2, 60) if 1 / math.comb(2 * n, n) <= threshold)
 
 
 def collect(out):
@@ -72,6 +79,10 @@ def collect(out):
             "sweep_healed_by": healed_by or "none",
             "confirm_fix": confirm.get("fix", ""), "confirm_summary": confirm.get("summary", confirm.get("skipped", "")),
             "confirm_cells": at.get("cells", ""), "confirm_healed": at.get("healed", ""),
+            # The floor of the exact rank-sum of run medians: 1 / C(2n, n) with n runs a side
+            # must reach Holm's first threshold, the look's p over its tests.
+            "holm_first": plan["p_look"] / ((len(plan["candidates"]) - 1) * len(target_["cells"])),
+            "runs_needed": floor(plan["p_look"] / ((len(plan["candidates"]) - 1) * len(target_["cells"]))),
             "default_violated": at.get("default", {}).get("violated", ""),
             "winner_violated": at.get("winner", {}).get("violated", ""),
         })
