@@ -1,26 +1,52 @@
-"""Checking what a write-up under docs/examples says against the tables
+"""Checking what a write-up under docs/examples says against the files
 shipped beside it.
 
-Each example folder may hold a claims.csv beside its README.md, one row per
-number, range or verdict the README states:
+Each example folder holds a claims.csv beside its README.md, one row per
+number or verdict word the README states:
 
     id,text,source,where,measure,expected
 
 - id: unique in the file; named in every failure.
-- text: the phrase exactly as README.md has it (line breaks and runs of
-  spaces count as one space); a table row may be claimed by its whole line
-  ("| AR2 | openmpi | 1x4 | 0 | 16 | 0 |"). `expected` must be written in it.
-- source: a CSV file relative to the example folder (tests.csv,
-  demo/fixed/summary.csv, ...).
+- text: a phrase exactly as README.md has it (line breaks and runs of
+  spaces count as one space), found there exactly once; a table row may be
+  claimed by its whole line ("| AR2 | openmpi | 1x4 | 0 | 16 | 0 |").
+  `expected` must be written in it as a whole number ("2" is not in
+  "12 tests", "0" not in "10") or a whole word.
+- source: a file relative to the example folder, or a glob of files
+  (`*/provenance/*/archive.json`) read together with a `file` column:
+  CSV (tests.csv, demo/fixed/summary.csv, ...), JSON (one object is one
+  row, nested keys joined by dots: `settings.nrun`; a list of objects is
+  rows), or any other text file for `match:`. Empty for `calc:`.
 - where: a pandas DataFrame.query expression selecting the rows (empty: all).
-- measure: count | count_decision:violated|holds|open | sum:X | min:X |
-  max:X | median:X | value:X (exactly one row). X is a column or a pandas
-  eval expression over columns (`median_a_us / 1000`, `ratio_ci_high / ratio_ci_low`).
+- measure: what the selected rows give:
+  count | count_decision:violated|holds|open|decided (decided: violated or
+  holds) | sum:X | min:X | max:X | median:X | value:X (exactly one row) |
+  all:X (the one value every row has; a mixture fails) |
+  prefer:A|B (the selected tests each ask "A ⪯ B": A where none is
+  violated and at least one holds, B where at least one is violated and
+  none holds, "neither" otherwise; for a recommendation such as
+  "subarray in 2-D") |
+  match:REGEX (a text source: the first group of REGEX's first match) |
+  calc:EXPR (no source: arithmetic that a sentence derives from other
+  claimed numbers, e.g. `1 / comb(14, 7)`).
+  X is a column or a pandas eval expression over columns
+  (`median_a_us / 1000`, `ratio_ci_high / ratio_ci_low`).
 - expected: the figure as written in the text, compared at the precision it
   is written with ("1.33": within 0.005; "55": within 0.5; "2.7e-5": within
-  0.05e-5); for value: of a text column, the word itself.
+  0.05e-5); or a word: for a text column the word itself, and for the
+  `decision` column a verdict word (VERDICTS) naming the decisions it
+  stands for: "holds" or "removes" only where every selected test holds,
+  "open" where every one is open.
+
+A range written in a write-up ("1.27–1.50×", "−0.6 to 6.0 µs") is claimed
+by min: and max: of one column over one selection: the population the
+sentence names (write_up_coverage.py checks it, with every number and
+verdict word of the write-up having a claim).
 """
 import csv
+import functools
+import glob
+import json
 import math
 import pathlib
 import re
@@ -29,11 +55,27 @@ from dataclasses import dataclass
 import pandas as pd
 
 COLUMNS = ["id", "text", "source", "where", "measure", "expected"]
-DECISIONS = ("violated", "holds", "open")
-AGGREGATES = ("sum", "min", "max", "median", "value")
+DECISIONS = ("violated", "holds", "open", "decided")
+AGGREGATES = ("sum", "min", "max", "median", "value", "all")
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+# The words a write-up states a test's decision with, and the decisions
+# each may stand for.
+VERDICTS = {
+    "violated": {"violated"}, "violation": {"violated"},
+    "holds": {"holds"}, "hold": {"holds"}, "held": {"holds"},
+    "removes": {"holds"}, "removed": {"holds"}, "remove": {"holds"},
+    "open": {"open"}, "undecided": {"open"},
+    "decided": {"violated", "holds"},
+}
+# A number as a write-up writes it: digits with decimals and an exponent
+# (2.7e-5, 5.4·10⁻⁶, 2⁻¹⁴), a sign only where no word or digit precedes it
+# (in "256-5792" the hyphen is a range's), and not part of a word or a
+# name (GL7, 4bee9d1, r001, 99th, 4.1.4).
+CANDIDATE = re.compile(r"[−-]?\d+(?:\.\d+)?(?:e[-+]?\d+(?![\w.])|[·×]10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
+WORD = re.compile(r"(?<![\w/-])(" + "|".join(sorted(VERDICTS, key=len, reverse=True)) + r")(?![\w/-])")
 
 
+@functools.lru_cache(maxsize=64)
 def squeeze(text):
     """TEXT with every run of whitespace as one space (README lines wrap)."""
     return re.sub(r"\s+", " ", text).strip()
@@ -53,6 +95,14 @@ class Claim:
     @property
     def name(self):
         return f"{self.example}:{self.id}"
+
+    @property
+    def kind(self):
+        return self.measure.partition(":")[0]
+
+    @property
+    def argument(self):
+        return self.measure.partition(":")[2]
 
 
 def read_claims(path, examples_root):
@@ -116,23 +166,135 @@ def written_forms(expected):
     return forms
 
 
-def readme_has(readme, text):
-    return squeeze(text) in squeeze(readme)
+def _joined(char):
+    """Whether a number next to CHAR is part of a word or a longer number."""
+    return char.isalnum() or char in "_.,·"
+
+
+def number_spans(text):
+    """The (start, end) of every number in TEXT; a number grouped by spaces
+    ("13 490") is one span per group."""
+    spans = []
+    for m in CANDIDATE.finditer(text):
+        start, end = m.span()
+        if text[start] in "−-" and start and _joined(text[start - 1]):
+            start += 1  # a hyphen after a word or a number: a range's or a name's, not a sign
+        before = text[start - 1] if start else " "
+        after = text[end] if end < len(text) else " "
+        if text[start].isdigit() and _joined(before):
+            continue
+        if after == "x" and not text[end + 1:end + 2].isalnum():
+            after = " "  # 2.1x: a ratio, as 2.1×
+        if after.isalnum() or after in "_·" or (after in ".," and text[end + 1:end + 2].isdigit()):
+            continue
+        spans.append((start, end))
+    return spans
+
+
+def find_written(expected, text):
+    """Where TEXT writes EXPECTED as a whole number (a run of NUMBER
+    matches that is one of its written forms) or a whole word: a list of
+    (start, end)."""
+    if not is_number(expected):
+        return [m.span() for m in re.finditer(rf"(?<![\w/-]){re.escape(expected)}(?![\w/-])", text)]
+    spans = number_spans(text)
+    starts, ends = {s for s, _ in spans}, {e for _, e in spans}
+    found = {m.span() for form in written_forms(expected) for m in re.finditer(re.escape(form), text)
+             if m.start() in starts and m.end() in ends}
+    return sorted(found)
+
+
+@functools.lru_cache(maxsize=None)
+def occurrences(readme, text):
+    """Where the squeezed TEXT is in the squeezed README (start offsets)."""
+    return tuple(m.start() for m in re.finditer(re.escape(squeeze(text)), squeeze(readme)))
+
+
+@functools.lru_cache(maxsize=None)
+def _read_table(path, mtime):
+    if path.suffix == ".csv":
+        return pd.read_csv(path, keep_default_na=True)
+    with open(path) as f:
+        data = json.load(f)
+    return pd.json_normalize(data if isinstance(data, list) else [data])
+
+
+def read_source(claim):
+    """The rows CLAIM's source holds (a DataFrame; the files of a glob
+    together, each row with its `file`), or the text of a text source."""
+    pattern = claim.folder / claim.source
+    paths = sorted(pathlib.Path(p) for p in glob.glob(str(pattern))) if glob.has_magic(claim.source) else [pattern]
+    paths = [p for p in paths if p.is_file()]
+    if not paths:
+        raise ValueError(f"{claim.name}: source {claim.source} does not exist")
+    if paths[0].suffix not in (".csv", ".json"):
+        if claim.kind != "match":
+            raise ValueError(f"{claim.name}: {claim.source} is a text file: only match: measures it")
+        return "\n".join(p.read_text() for p in paths)
+    if claim.kind == "match":
+        raise ValueError(f"{claim.name}: match: measures a text file, not {claim.source}")
+    frames = []
+    for p in paths:
+        frame = _read_table(p, p.stat().st_mtime).copy()
+        frame["file"] = p.relative_to(claim.folder).as_posix()
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+
+
+def calculate(claim):
+    """calc:EXPR: arithmetic with math's functions, nothing else."""
+    names = {k: getattr(math, k) for k in dir(math) if not k.startswith("_")}
+    names.update(min=min, max=max, abs=abs, round=round)
+    try:
+        return float(eval(claim.argument, {"__builtins__": {}}, names))  # the claims are this repository's
+    except Exception as error:
+        raise ValueError(f"{claim.name}: calc {claim.argument!r}: {error}") from error
+
+
+def matched(claim, text):
+    """match:REGEX on a text source: the first group of the first match."""
+    try:
+        found = re.search(claim.argument, text, re.M)
+    except re.error as error:
+        raise ValueError(f"{claim.name}: match {claim.argument!r}: {error}") from error
+    if not found:
+        raise ValueError(f"{claim.name}: match {claim.argument!r} finds nothing in {claim.source}")
+    value = found.group(1) if found.re.groups else found.group(0)
+    return float(value) if is_number(value) else value
+
+
+def preferred(claim, data):
+    """prefer:A|B over the selected tests, each "A ⪯ B"."""
+    options = claim.argument.split("|")
+    if len(options) != 2 or not all(options):
+        raise ValueError(f"{claim.name}: prefer: takes two options, A|B, not {claim.argument!r}")
+    if "decision" not in data.columns or data.empty:
+        raise ValueError(f"{claim.name}: prefer: needs tests with a decision, {claim.where!r} selects none")
+    violated, holds = (data["decision"] == "violated").any(), (data["decision"] == "holds").any()
+    if holds and not violated:
+        return options[0]
+    if violated and not holds:
+        return options[1]
+    return "neither"
 
 
 def measure(claim):
-    """What the source data give for CLAIM: a float, or a str for value: of
-    a text column. Raises ValueError with a message naming the claim."""
-    path = claim.folder / claim.source
-    if not path.is_file():
-        raise ValueError(f"{claim.name}: source {claim.source} does not exist")
-    data = pd.read_csv(path, keep_default_na=True)
+    """What the source data give for CLAIM: a float, a str (a text column's
+    word), or a frozenset of decisions (all:decision). Raises ValueError
+    with a message naming the claim."""
+    if claim.kind == "calc":
+        if claim.source or claim.where:
+            raise ValueError(f"{claim.name}: calc: takes no source and no where")
+        return calculate(claim)
+    data = read_source(claim)
+    if claim.kind == "match":
+        return matched(claim, data)
     if claim.where:
         try:
             data = data.query(claim.where, engine="python")
         except Exception as error:  # pandas raises many kinds; name the claim
             raise ValueError(f"{claim.name}: where {claim.where!r} on {claim.source}: {error}") from error
-    kind, _, argument = claim.measure.partition(":")
+    kind, argument = claim.kind, claim.argument
     if kind == "count" and not argument:
         return float(len(data))
     if kind == "count_decision":
@@ -140,7 +302,10 @@ def measure(claim):
             raise ValueError(f"{claim.name}: measure {claim.measure!r}: decision must be one of {DECISIONS}")
         if "decision" not in data.columns:
             raise ValueError(f"{claim.name}: {claim.source} has no decision column")
-        return float((data["decision"] == argument).sum())
+        wanted = {"violated", "holds"} if argument == "decided" else {argument}
+        return float(data["decision"].isin(wanted).sum())
+    if kind == "prefer":
+        return preferred(claim, data)
     if kind not in AGGREGATES or not argument:
         raise ValueError(f"{claim.name}: unknown measure {claim.measure!r}")
     try:
@@ -152,32 +317,63 @@ def measure(claim):
             raise ValueError(f"{claim.name}: value: needs exactly one row, {claim.where!r} selects {len(data)}")
         value = column.iloc[0]
         return value if isinstance(value, str) else float(value)
+    if kind == "all":
+        values = column.dropna().unique()
+        if len(values) == 0:
+            raise ValueError(f"{claim.name}: {claim.where!r} selects no {argument!r} in {claim.source}")
+        if argument == "decision":
+            return frozenset(values)
+        if len(values) > 1:
+            shown = ", ".join(map(str, sorted(values, key=str)[:6]))
+            raise ValueError(f"{claim.name}: all: the rows{' where ' + claim.where if claim.where else ''} "
+                             f"differ in {argument!r} ({shown})")
+        value = values[0]
+        return value if isinstance(value, str) else float(value)
     column = pd.to_numeric(column, errors="coerce").dropna()
     if column.empty:
         raise ValueError(f"{claim.name}: {claim.where!r} selects no numeric {argument!r} in {claim.source}")
     return float({"sum": column.sum, "min": column.min, "max": column.max, "median": column.median}[kind]())
 
 
+def agrees(claim, got):
+    """None if the data's GOT is what CLAIM's expected says, else what the
+    data give instead (for the message)."""
+    expected = claim.expected
+    if isinstance(got, frozenset) or (isinstance(got, str) and got in DECISIONS and expected in VERDICTS):
+        decisions = got if isinstance(got, frozenset) else frozenset({got})
+        if expected not in VERDICTS:
+            return f"decisions {sorted(decisions)} (a verdict word must say them)"
+        return None if decisions <= VERDICTS[expected] else f"{', '.join(sorted(decisions))}"
+    if isinstance(got, str) or not is_number(expected):
+        return None if str(got) == expected else repr(got)
+    if math.isnan(got) or abs(got - float(expected)) > tolerance(expected) * (1 + 1e-9):
+        return f"{got:.6g}"
+    return None
+
+
 def check(claim, readme):
-    """None if CLAIM holds (README text has it, its figure is in its text and
-    the data give that figure), else a message naming the example, the claim
-    and both values."""
-    if not readme_has(readme, claim.text):
+    """None if CLAIM holds (README has its text once, its figure or word is
+    written whole in its text and the data give it), else a message naming
+    the example, the claim and both values."""
+    found = occurrences(readme, claim.text)
+    if not found:
         return f"{claim.name}: the text {claim.text!r} is not in {claim.example}/README.md"
-    if not any(form in claim.text for form in written_forms(claim.expected)):
+    if len(found) > 1:
+        return (f"{claim.name}: the text {claim.text!r} is in {claim.example}/README.md {len(found)} times: "
+                "lengthen it until it names one place")
+    if not claim.expected:
+        return f"{claim.name}: no expected figure or word"
+    if not find_written(claim.expected, squeeze(claim.text)):
         return f"{claim.name}: the expected {claim.expected!r} is not written in its text {claim.text!r}"
     try:
         got = measure(claim)
     except ValueError as error:
         return str(error)
-    where = f" where {claim.where}" if claim.where else ""
-    if isinstance(got, str) or not is_number(claim.expected):
-        if str(got) != claim.expected:
-            return (f"{claim.name}: README says {claim.expected!r}, {claim.source} gives {got!r} "
-                    f"({claim.measure}{where})")
+    problem = agrees(claim, got)
+    if problem is None:
         return None
-    expected = float(claim.expected)
-    if math.isnan(got) or abs(got - expected) > tolerance(claim.expected) * (1 + 1e-9):
-        return (f"{claim.name}: README says {claim.expected}, {claim.source} gives {got:.6g} "
-                f"({claim.measure}{where})")
-    return None
+    where = f" where {claim.where}" if claim.where else ""
+    source = claim.source or "the arithmetic"
+    if is_number(claim.expected) and not isinstance(got, (str, frozenset)):
+        return f"{claim.name}: README says {claim.expected}, {source} gives {problem} ({claim.measure}{where})"
+    return f"{claim.name}: README says {claim.expected!r}, {source} gives {problem} ({claim.measure}{where})"

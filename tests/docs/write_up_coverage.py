@@ -1,0 +1,198 @@
+"""What in a write-up needs a claim, and whether its claims.csv has one.
+
+Every number a write-up's prose states, and every verdict word
+(example_claims.VERDICTS: violated, holds, open, removes, ...), must be
+covered by a claim of its own: a claim covers one place, where its text
+is in the README and its expected figure or word is written in that text;
+two equal numbers of one sentence need two claims. A count of decisions
+(`count_decision:holds`) also covers the verdict word of its text that
+says that decision ("28 hold"). A range ("1.27–1.50×", "−0.6 to 6.0 µs")
+is claimed by min: and max: of one column over one selection, never by
+one endpoint of one cell.
+
+What needs no claim (ALLOWED): commands, settings and file names (code,
+links), dates and times of day, versions, deployments (1×4), names that
+join a number to a word (2-core, 3-D, MPI-4, overlap-07), references to
+sections and issues. The legend "violated/holds/open" is no verdict.
+"""
+import re
+from dataclasses import dataclass
+
+from example_claims import VERDICTS, WORD, find_written, is_number, number_spans, occurrences, squeeze
+
+ALLOWED = [
+    ("a command or code block", r"```.*?```"),
+    ("code: a command, setting or file name", r"`[^`\n]*`"),
+    ("a link's target", r"\]\([^)\s]*\)"),
+    ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b"),
+    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?"),
+    ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b"),
+    ("a version", r"\b(?:Open MPI|Open MPIs?|MPICH) [345](?:\.\d+)*\b|\bIntel MPI 20\d\d(?:\.\d+)*\b"
+                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
+                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b"),
+    ("a deployment", r"\b\d+[×x]\d+\b"),
+    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b"
+                                             r"|(?m:^#+ \d+(?:\.\d+)*\.?)"),
+]
+_ALLOWED = re.compile("|".join(f"(?:{pattern})" for _, pattern in ALLOWED), re.S)
+
+
+def prose(readme):
+    """README with every ALLOWED place blanked (same length: offsets stay)."""
+    return _ALLOWED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), readme)
+
+
+def _squeezed_offsets(text):
+    """For each character of squeeze(TEXT), its offset in TEXT."""
+    offsets, space = [], False
+    for i, char in enumerate(text):
+        if char.isspace():
+            if offsets and not space:
+                offsets.append(i)
+            space = True
+        else:
+            offsets.append(i)
+            space = False
+    if offsets and text[offsets[-1]].isspace():
+        offsets.pop()
+    return offsets
+
+
+@dataclass(frozen=True)
+class Place:
+    start: int   # offsets in the README
+    end: int
+    kind: str    # "number" or "word"
+
+
+def _decisions(claim):
+    """The decisions a claim checks, for the verdict words it may cover."""
+    if claim.kind == "count_decision":
+        return frozenset({"violated", "holds"}) if claim.argument == "decided" else frozenset({claim.argument})
+    if claim.expected in VERDICTS:
+        return frozenset(VERDICTS[claim.expected])
+    return None
+
+
+def candidates(readme, claims):
+    """{claim id: [Place, ...]}: where each claim could cover, in README
+    offsets (its text's one place in the README, its expected there, and
+    for a count of decisions the words that say that decision)."""
+    offsets = _squeezed_offsets(readme)
+    flat = squeeze(readme)
+    found = {}
+    for claim in claims:
+        at = occurrences(readme, claim.text)
+        if len(at) != 1 or not claim.expected:
+            continue
+        text = flat[at[0]:at[0] + len(squeeze(claim.text))]
+        places = []
+        kind = "number" if is_number(claim.expected) else "word"
+        for s, e in find_written(claim.expected, text):
+            places.append(Place(offsets[at[0] + s], offsets[at[0] + e - 1] + 1, kind))
+        decisions = _decisions(claim)
+        if decisions is not None and kind == "number":
+            for m in WORD.finditer(text):
+                if frozenset(VERDICTS[m.group()]) == decisions:
+                    places.append(Place(offsets[at[0] + m.start()], offsets[at[0] + m.end() - 1] + 1, "word"))
+        found[claim.id] = places
+    return found
+
+
+def _match(places_of, kind):
+    """A largest matching of places of KIND to claims, each claim at one
+    place: {Place: claim id}."""
+    owner = {}
+
+    def augment(claim_id, seen):
+        for place in places_of[claim_id]:
+            if place.kind != kind or place in seen:
+                continue
+            seen.add(place)
+            if place not in owner or augment(owner[place], seen):
+                owner[place] = claim_id
+                return True
+        return False
+
+    for claim_id in places_of:
+        augment(claim_id, set())
+    return owner
+
+
+def things_to_claim(readme):
+    """Every number and verdict word of the README's prose: [Place]."""
+    text = prose(readme)
+    places = [Place(s, e, "number") for s, e in number_spans(text)]
+    places += [Place(m.start(), m.end(), "word") for m in WORD.finditer(text)]
+    return sorted(places, key=lambda p: p.start)
+
+
+def _line(readme, offset):
+    return readme.count("\n", 0, offset) + 1
+
+
+def _context(readme, place):
+    start = readme.rfind("\n", 0, place.start) + 1
+    end = readme.find("\n", place.end)
+    line = readme[start:end if end >= 0 else None]
+    at = place.start - start
+    return f"{line[max(0, at - 50):at]}[{readme[place.start:place.end]}]{line[at + place.end - place.start:][:30]}"
+
+
+def unclaimed(readme, claims):
+    """The README's numbers and verdict words no claim covers, each as
+    'line N: ...[number]...'."""
+    places_of = candidates(readme, claims)
+    covered = {**_match(places_of, "number"), **_match(places_of, "word")}
+    spans = [(p.start, p.end, p.kind) for p in covered]
+    problems = []
+    for place in things_to_claim(readme):
+        if not any(s <= place.start and place.end <= e and k == place.kind for s, e, k in spans):
+            what = "number" if place.kind == "number" else "verdict word"
+            problems.append(f"line {_line(readme, place.start)}: {what} without a claim: {_context(readme, place)}")
+    return problems
+
+
+RANGE = re.compile(r"[×x]?(?:–|\s+–\s+|-|\s+to\s+)")
+
+
+def ranges(readme):
+    """Every range of the prose: two numbers joined by an en dash, a
+    hyphen or "to" ("1.27–1.50", "−0.6 to 6.0"): [(Place, Place)]."""
+    text = prose(readme)
+    spans = number_spans(text)
+    found = []
+    for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
+        joint = text[e1:s2]
+        if RANGE.fullmatch(joint):
+            found.append((Place(s1, e1, "number"), Place(s2, e2, "number")))
+    return found
+
+
+def unbounded_ranges(readme, claims):
+    """The ranges not claimed by min: and max: of one column over one
+    selection, each as 'line N: ...'."""
+    places_of = candidates(readme, claims)
+    owner = _match(places_of, "number")
+    by_id = {c.id: c for c in claims}
+
+    def claim_at(place):
+        for covered, claim_id in owner.items():
+            if covered.start <= place.start and place.end <= covered.end:
+                return by_id[claim_id]
+        return None
+
+    problems = []
+    for low, high in ranges(readme):
+        a, b = claim_at(low), claim_at(high)
+        if a is None or b is None:
+            continue  # unclaimed: unclaimed() says so
+        same = (a.source, a.where, a.argument) == (b.source, b.where, b.argument)
+        if a.kind == "min" and b.kind == "max" and same:
+            continue
+        shown = readme[low.start:high.end]
+        problems.append(f"line {_line(readme, low.start)}: the range {shown!r} is claimed by {a.id} "
+                        f"({a.measure}) and {b.id} ({b.measure}): claim it by min: and max: of one "
+                        "column over the selection the sentence names")
+    return problems
