@@ -26,7 +26,9 @@ number or verdict word the README states:
   violated and at least one holds, B where at least one is violated and
   none holds, "neither" otherwise; for a recommendation such as
   "subarray in 2-D") |
-  match:REGEX (a text source: the first group of REGEX's first match) |
+  match:REGEX (a text source: the first group of REGEX's first match; with
+  a where, that arithmetic over its groups g1, g2, ...: minutes between
+  two times of a log) |
   calc:EXPR (no source: arithmetic that a sentence derives from other
   claimed numbers, e.g. `1 / comb(14, 7)`).
   X is a column or a pandas eval expression over columns
@@ -72,7 +74,9 @@ VERDICTS = {
 # (in "256-5792" the hyphen is a range's), and not part of a word or a
 # name (GL7, 4bee9d1, r001, 99th, 4.1.4).
 CANDIDATE = re.compile(r"[−-]?\d+(?:\.\d+)?(?:e[-+]?\d+(?![\w.])|[·×]10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+|⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?")
-WORD = re.compile(r"(?<![\w/-])(" + "|".join(sorted(VERDICTS, key=len, reverse=True)) + r")(?![\w/-])")
+# The verdict words a write-up's prose must have a claim for.
+VERDICT_WORDS = ("violated", "holds", "hold", "held", "open", "removes", "removed", "remove", "decided", "undecided")
+WORD = re.compile(r"(?<![\w/-])(" + "|".join(sorted(VERDICT_WORDS, key=len, reverse=True)) + r")(?![\w/-])")
 
 
 @functools.lru_cache(maxsize=64)
@@ -241,24 +245,30 @@ def read_source(claim):
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
 
 
-def calculate(claim):
-    """calc:EXPR: arithmetic with math's functions, nothing else."""
+def calculate(claim, expression=None, values=None):
+    """calc:EXPR (or EXPRESSION over VALUES): arithmetic with math's
+    functions, nothing else."""
+    expression = claim.argument if expression is None else expression
     names = {k: getattr(math, k) for k in dir(math) if not k.startswith("_")}
-    names.update(min=min, max=max, abs=abs, round=round)
+    names.update(min=min, max=max, abs=abs, round=round, **(values or {}))
     try:
-        return float(eval(claim.argument, {"__builtins__": {}}, names))  # the claims are this repository's
+        return float(eval(expression, {"__builtins__": {}}, names))  # the claims are this repository's
     except Exception as error:
-        raise ValueError(f"{claim.name}: calc {claim.argument!r}: {error}") from error
+        raise ValueError(f"{claim.name}: {expression!r}: {error}") from error
 
 
 def matched(claim, text):
-    """match:REGEX on a text source: the first group of the first match."""
+    """match:REGEX on a text source: the first group of the first match,
+    or WHERE as arithmetic over its groups g1, g2, ... (numbers)."""
     try:
         found = re.search(claim.argument, text, re.M)
     except re.error as error:
         raise ValueError(f"{claim.name}: match {claim.argument!r}: {error}") from error
     if not found:
         raise ValueError(f"{claim.name}: match {claim.argument!r} finds nothing in {claim.source}")
+    if claim.where:
+        groups = {f"g{i}": float(g) for i, g in enumerate(found.groups(), 1) if g is not None and is_number(g)}
+        return calculate(claim, claim.where, groups)
     value = found.group(1) if found.re.groups else found.group(0)
     return float(value) if is_number(value) else value
 

@@ -185,11 +185,12 @@ def test_a_range_s_ends_must_share_their_selection(tmp_path):
 # Rule 4: verdict and recommendation words follow the decisions.
 
 def test_a_verdict_word_without_a_claim_fails_the_write_up(tmp_path):
-    readme = "The set removes the violation.\n"
+    readme = ("## What removes GL8\n\n| set | violated | hold |\n|---|---|---|\n\n"
+              "Each test is violated, holds or open; *open* means neither.\nThe set removes the violations; AR1 holds.\n")
     _, places, _ = example(tmp_path, readme, "", {})
     assert [p.split(": ", 1)[1] for p in places] == [
-        "verdict word without a claim: The set [removes] the violation.",
-        "verdict word without a claim: The set removes the [violation]."]
+        "verdict word without a claim: The set [removes] the violations; AR1 holds.",
+        "verdict word without a claim: The set removes the violations; AR1 [holds]."]
 
 
 def test_removes_and_holds_need_every_test_decided_holds(tmp_path):
@@ -304,6 +305,9 @@ def test_json_glob_text_and_arithmetic_sources(tmp_path):
               "log.txt": "locked 02:23:37 load 3.07 1.42\nlocked 02:26:12 load 6.57 4.33\n"}
     checks, places, ranges = example(tmp_path, readme, claims, tables)
     assert checks == dict.fromkeys(["nrep", "lo", "hi", "load", "one", "c"]) and places == [] and ranges == []
+    checks, _, _ = example(tmp_path, "took 2.6 min\n", "t,took 2.6 min,log.txt,(g3 * 60 + g4 - g1 * 60 - g2) / 60,"
+                           "match:locked 02:(\\d+):(\\d+)(?:.*\\n)*?locked 02:(\\d+):(\\d+),2.6\n", tables)
+    assert checks["t"] is None
     checks, _, _ = example(tmp_path, "load 6.75\n", "load,load 6.75,log.txt,,match:load ([\\d.]+),6.75\n", tables)
     assert checks["load"] == "demo:load: README says 6.75, log.txt gives 3.07 (match:load ([\\d.]+))"
 

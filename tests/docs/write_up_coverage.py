@@ -13,34 +13,42 @@ one endpoint of one cell.
 What needs no claim (ALLOWED): commands, settings and file names (code,
 links), dates and times of day, versions, deployments (1×4), names that
 join a number to a word (2-core, 3-D, MPI-4, overlap-07), references to
-sections and issues. The legend "violated/holds/open" is no verdict.
+sections and issues; verdict words in headings, table headers and as
+terms (the legend "violated/holds/open", *open*).
 """
 import re
 from dataclasses import dataclass
 
 from example_claims import VERDICTS, WORD, find_written, is_number, number_spans, occurrences, squeeze
 
+# What needs no claim: (what it is, its pattern, what in it: numbers and/or words).
 ALLOWED = [
-    ("a command or code block", r"```.*?```"),
-    ("code: a command, setting or file name", r"`[^`\n]*`"),
-    ("a link's target", r"\]\([^)\s]*\)"),
-    ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b"),
-    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?"),
-    ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b"),
-    ("a version", r"\b(?:Open MPI|Open MPIs?|MPICH) [345](?:\.\d+)*\b|\bIntel MPI 20\d\d(?:\.\d+)*\b"
+    ("a command or code block", r"```.*?```", "number word"),
+    ("code: a command, setting or file name", r"`[^`\n]*`", "number word"),
+    ("a link's target", r"\]\([^)\s]*\)", "number word"),
+    ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
+    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?", "number"),
+    ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
+    ("a version", r"\b(?:Open MPIs?|MPICH) [345](?:\.\d+)*\b|\bIntel MPI 20\d\d(?:\.\d+)*\b"
                   r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
-                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b"),
-    ("a deployment", r"\b\d+[×x]\d+\b"),
-    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b"),
+                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
+    ("a deployment", r"\b\d+[×x]\d+\b", "number"),
+    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
     ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b"
-                                             r"|(?m:^#+ \d+(?:\.\d+)*\.?)"),
+                                             r"|(?m:^#+ \d+(?:\.\d+)*\.?)", "number"),
+    ("a heading's words", r"(?m:^#+ [^\n]*$)", "word"),
+    ("a table's header row", r"(?m:^\|[^\n]*\|[ \t]*\n(?=\|[-| :]+\|[ \t]*$))", "word"),
+    ("a verdict word as a term: *open*, **holds**, the legend violated, holds or open",
+     r"\*{1,2}(?:violated|holds?|open|decided)\*{1,2}|\bviolated, holds? (?:or|and) open\b", "word"),
 ]
-_ALLOWED = re.compile("|".join(f"(?:{pattern})" for _, pattern in ALLOWED), re.S)
+_ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
+            for kind in ("number", "word")}
 
 
-def prose(readme):
-    """README with every ALLOWED place blanked (same length: offsets stay)."""
-    return _ALLOWED.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), readme)
+def prose(readme, kind="number"):
+    """README with every place ALLOWED for KIND (number or word) blanked
+    (same length: offsets stay)."""
+    return _ALLOWED[kind].sub(lambda m: re.sub(r"[^\n]", " ", m.group()), readme)
 
 
 def _squeezed_offsets(text):
@@ -122,9 +130,8 @@ def _match(places_of, kind):
 
 def things_to_claim(readme):
     """Every number and verdict word of the README's prose: [Place]."""
-    text = prose(readme)
-    places = [Place(s, e, "number") for s, e in number_spans(text)]
-    places += [Place(m.start(), m.end(), "word") for m in WORD.finditer(text)]
+    places = [Place(s, e, "number") for s, e in number_spans(prose(readme, "number"))]
+    places += [Place(m.start(), m.end(), "word") for m in WORD.finditer(prose(readme, "word"))]
     return sorted(places, key=lambda p: p.start)
 
 
@@ -160,7 +167,7 @@ RANGE = re.compile(r"[×x]?(?:–|\s+–\s+|-|\s+to\s+)")
 def ranges(readme):
     """Every range of the prose: two numbers joined by an en dash, a
     hyphen or "to" ("1.27–1.50", "−0.6 to 6.0"): [(Place, Place)]."""
-    text = prose(readme)
+    text = prose(readme, "number")
     spans = number_spans(text)
     found = []
     for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
