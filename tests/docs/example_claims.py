@@ -32,7 +32,8 @@ number or verdict word the README states:
   calc:EXPR (no source: arithmetic that a sentence derives from other
   claimed numbers, e.g. `1 / comb(14, 7)`).
   X is a column or a pandas eval expression over columns
-  (`median_a_us / 1000`, `ratio_ci_high / ratio_ci_low`).
+  (`median_a_us / 1000`, `ratio_ci_high / ratio_ci_low`; a JSON key with
+  dots in backticks: `` `settings.nrun` - 10 ``).
 - expected: the figure as written in the text, compared at the precision it
   is written with ("1.33": within 0.005; "55": within 0.5; "2.7e-5": within
   0.05e-5); or a word: for a text column the word itself, and for the
@@ -231,12 +232,10 @@ def read_source(claim):
     paths = [p for p in paths if p.is_file()]
     if not paths:
         raise ValueError(f"{claim.name}: source {claim.source} does not exist")
-    if paths[0].suffix not in (".csv", ".json"):
-        if claim.kind != "match":
-            raise ValueError(f"{claim.name}: {claim.source} is a text file: only match: measures it")
+    if claim.kind == "match":  # any file, as text
         return "\n".join(p.read_text() for p in paths)
-    if claim.kind == "match":
-        raise ValueError(f"{claim.name}: match: measures a text file, not {claim.source}")
+    if paths[0].suffix not in (".csv", ".json"):
+        raise ValueError(f"{claim.name}: {claim.source} is a text file: only match: measures it")
     frames = []
     for p in paths:
         frame = _read_table(p, p.stat().st_mtime).copy()
@@ -250,9 +249,9 @@ def calculate(claim, expression=None, values=None):
     functions, nothing else."""
     expression = claim.argument if expression is None else expression
     names = {k: getattr(math, k) for k in dir(math) if not k.startswith("_")}
-    names.update(min=min, max=max, abs=abs, round=round, **(values or {}))
+    names.update(min=min, max=max, abs=abs, round=round, range=range, **(values or {}))
     try:
-        return float(eval(expression, {"__builtins__": {}}, names))  # the claims are this repository's
+        return float(eval(expression, {"__builtins__": {}, **names}))  # the claims are this repository's
     except Exception as error:
         raise ValueError(f"{claim.name}: {expression!r}: {error}") from error
 

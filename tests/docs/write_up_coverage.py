@@ -33,13 +33,14 @@ ALLOWED = [
                   r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
                   r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
+    ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
     ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b"
                                              r"|(?m:^#+ \d+(?:\.\d+)*\.?)", "number"),
     ("a heading's words", r"(?m:^#+ [^\n]*$)", "word"),
-    ("a table's header row", r"(?m:^\|[^\n]*\|[ \t]*\n(?=\|[-| :]+\|[ \t]*$))", "word"),
-    ("a verdict word as a term: *open*, **holds**, the legend violated, holds or open",
-     r"\*{1,2}(?:violated|holds?|open|decided)\*{1,2}|\bviolated, holds? (?:or|and) open\b", "word"),
+    ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
+    ("a verdict word as a term: *open*, **holds**, *removes*, the legend violated, holds or open",
+     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b", "word"),
 ]
 _ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
             for kind in ("number", "word")}
@@ -89,6 +90,7 @@ def candidates(readme, claims):
     for a count of decisions the words that say that decision)."""
     offsets = _squeezed_offsets(readme)
     flat = squeeze(readme)
+    claimable = things_to_claim(readme)
     found = {}
     for claim in claims:
         at = occurrences(readme, claim.text)
@@ -104,7 +106,9 @@ def candidates(readme, claims):
             for m in WORD.finditer(text):
                 if frozenset(VERDICTS[m.group()]) == decisions:
                     places.append(Place(offsets[at[0] + m.start()], offsets[at[0] + m.end() - 1] + 1, "word"))
-        found[claim.id] = places
+        # a place counts where it holds something to claim (not "4" of "1×4")
+        found[claim.id] = [p for p in places if any(p.start <= t.start and t.end <= p.end and t.kind == p.kind
+                                                    for t in claimable)]
     return found
 
 
@@ -181,25 +185,23 @@ def unbounded_ranges(readme, claims):
     """The ranges not claimed by min: and max: of one column over one
     selection, each as 'line N: ...'."""
     places_of = candidates(readme, claims)
-    owner = _match(places_of, "number")
     by_id = {c.id: c for c in claims}
 
-    def claim_at(place):
-        for covered, claim_id in owner.items():
-            if covered.start <= place.start and place.end <= covered.end:
-                return by_id[claim_id]
-        return None
+    def claims_at(place):
+        return [by_id[i] for i, places in places_of.items()
+                if any(p.start <= place.start and place.end <= p.end for p in places)]
 
     problems = []
     for low, high in ranges(readme):
-        a, b = claim_at(low), claim_at(high)
-        if a is None or b is None:
+        lows, highs = claims_at(low), claims_at(high)
+        if not lows or not highs:
             continue  # unclaimed: unclaimed() says so
-        same = (a.source, a.where, a.argument) == (b.source, b.where, b.argument)
-        if a.kind == "min" and b.kind == "max" and same:
+        if any(a.kind == "min" and b.kind == "max" and (a.source, a.where, a.argument) == (b.source, b.where, b.argument)
+               for a in lows for b in highs):
             continue
         shown = readme[low.start:high.end]
-        problems.append(f"line {_line(readme, low.start)}: the range {shown!r} is claimed by {a.id} "
-                        f"({a.measure}) and {b.id} ({b.measure}): claim it by min: and max: of one "
+        problems.append(f"line {_line(readme, low.start)}: the range {shown!r} is claimed by "
+                        f"{', '.join(f'{a.id} ({a.measure})' for a in lows)} and "
+                        f"{', '.join(f'{b.id} ({b.measure})' for b in highs)}: claim it by min: and max: of one "
                         "column over the selection the sentence names")
     return problems
