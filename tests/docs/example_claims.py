@@ -31,6 +31,11 @@ number or verdict word the README states:
   two times of a log) |
   calc:EXPR (no source: arithmetic that a sentence derives from other
   claimed numbers, e.g. `1 / comb(14, 7)`).
+  sum:, min:, max: and median: also take `INNER(X) per COL COL ...`: X
+  aggregated by INNER (sum, min, max, median, count) within each group of
+  the columns, then over the groups ("the median width per guideline,
+  library and deployment is 1.04–1.55":
+  `min:median(ratio_ci_high / ratio_ci_low) per guideline library deployment`).
   X is a column or a pandas eval expression over columns
   (`median_a_us / 1000`, `ratio_ci_high / ratio_ci_low`; a JSON key with
   dots in backticks: `` `settings.nrun` - 10 ``).
@@ -60,6 +65,8 @@ import pandas as pd
 COLUMNS = ["id", "text", "source", "where", "measure", "expected"]
 DECISIONS = ("violated", "holds", "open", "decided")
 AGGREGATES = ("sum", "min", "max", "median", "value", "all")
+# AGG:INNER(X) per COL COL ...: e.g. the range of the per-group medians
+PER = re.compile(r"(sum|min|max|median|count)\((.+)\) per ((?:\s*\w+)+)")
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # The words a write-up states a test's decision with, and the decisions
 # each may stand for.
@@ -193,7 +200,23 @@ def number_spans(text):
         if after.isalnum() or after in "_·" or (after in ".," and text[end + 1:end + 2].isdigit()):
             continue
         spans.append((start, end))
-    return spans
+    return _grouped(text, spans)
+
+
+def _grouped(text, spans):
+    """SPANS with a number written in groups of thousands ("18 673",
+    "15 038") as one span."""
+    merged = []
+    for start, end in spans:
+        if merged:
+            s0, e0 = merged[-1]
+            head, gap, tail = text[s0:e0], text[e0:start], text[start:end]
+            if (gap in (" ", "\u2009", "\u202f") and re.fullmatch(r"\d{1,3}(?: \d{3})*", head.replace("\u2009", " ").replace("\u202f", " "))
+                    and re.fullmatch(r"\d{3}(?:\.\d+)?", tail)):
+                merged[-1] = (s0, end)
+                continue
+        merged.append((start, end))
+    return merged
 
 
 def find_written(expected, text):
@@ -317,10 +340,15 @@ def measure(claim):
         return preferred(claim, data)
     if kind not in AGGREGATES or not argument:
         raise ValueError(f"{claim.name}: unknown measure {claim.measure!r}")
+    grouped = PER.fullmatch(argument)
+    if grouped:  # AGG:INNER(X) per COLS: INNER within each group, then AGG over the groups
+        inner, argument, by = grouped.group(1), grouped.group(2), grouped.group(3).split()
     try:
         column = data[argument] if argument in data.columns else data.eval(argument, engine="python")
+        if grouped:
+            column = pd.to_numeric(column, errors="coerce").groupby([data[b] for b in by], dropna=False).agg(inner)
     except Exception as error:
-        raise ValueError(f"{claim.name}: {argument!r} on {claim.source}: {error}") from error
+        raise ValueError(f"{claim.name}: {claim.argument!r} on {claim.source}: {error}") from error
     if kind == "value":
         if len(data) != 1:
             raise ValueError(f"{claim.name}: value: needs exactly one row, {claim.where!r} selects {len(data)}")

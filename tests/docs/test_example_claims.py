@@ -118,8 +118,10 @@ def test_whole_numbers_keep_signs_decimals_and_exponents():
         return [text[s:e] for s, e in number_spans(text)]
     assert numbers("in 12 tests, GL7, 4bee9d1, r001, the 99th, v4.1.4") == ["12"]
     assert numbers("256-5792 B, (−0.6 to 6.0 µs), -3") == ["256", "5792", "−0.6", "6.0", "-3"]
-    assert numbers("p 5.4·10⁻⁶, 2.7e-5, 2⁻¹⁴, 13 490, 1.08×, 2.1x") == ["5.4·10⁻⁶", "2.7e-5", "2⁻¹⁴", "13", "490",
+    assert numbers("p 5.4·10⁻⁶, 2.7e-5, 2⁻¹⁴, 13 490, 1.08×, 2.1x") == ["5.4·10⁻⁶", "2.7e-5", "2⁻¹⁴", "13 490",
                                                                        "1.08", "2.1"]
+    # a number in groups of thousands is one number: "038" is not in "15 038"
+    assert numbers("15 038–15 931 µs") == ["15 038", "15 931"]
 
 
 # Rule 2: every number of a write-up's prose has a claim of its own.
@@ -290,6 +292,17 @@ def test_sources_in_subfolders_and_median_sum_min_max(tmp_path):
               "hi,10 to 40,demo/fixed/tests.csv,,max:median_a_us,40\n")
     checks, places, ranges = example(tmp_path, readme, claims, {"demo/fixed/tests.csv": TESTS})
     assert checks == {"med": None, "sum": None, "lo": None, "hi": None} and places == [] and ranges == []
+
+
+def test_a_range_of_group_medians(tmp_path):
+    readme = "the median ratio per library is 1.2–1.34\n"
+    claims = ("lo,is 1.2–1.34,tests.csv,,min:median(ratio) per library,1.2\n"
+              "hi,is 1.2–1.34,tests.csv,,max:median(ratio) per library,1.34\n")
+    checks, places, ranges = example(tmp_path, readme, claims, {"tests.csv": TESTS})
+    # openmpi: median of 0.98, 1.01 = 0.995; mpich: median of 1.20, 1.337 = 1.2685
+    assert checks["lo"] == "demo:lo: README says 1.2, tests.csv gives 0.995 (min:median(ratio) per library)"
+    assert checks["hi"] == "demo:hi: README says 1.34, tests.csv gives 1.2685 (max:median(ratio) per library)"
+    assert places == [] and ranges == []
 
 
 def test_json_glob_text_and_arithmetic_sources(tmp_path):

@@ -35,9 +35,8 @@ ALLOWED = [
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
-    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b"
-                                             r"|(?m:^#+ \d+(?:\.\d+)*\.?)", "number"),
-    ("a heading's words", r"(?m:^#+ [^\n]*$)", "word"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b", "number"),
+    ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
     ("a verdict word as a term: *open*, **holds**, *removes*, the legend violated, holds or open",
      r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b", "word"),
