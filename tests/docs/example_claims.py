@@ -87,6 +87,38 @@ VERDICT_WORDS = ("violated", "holds", "hold", "held", "open", "removes", "remove
 WORD = re.compile(r"(?<![\w/-])(" + "|".join(sorted(VERDICT_WORDS, key=len, reverse=True)) + r")(?![\w/-])")
 
 
+# What needs no claim: (what it is, its pattern, what in it: numbers and/or words).
+ALLOWED = [
+    ("a command or code block", r"```.*?```", "number word"),
+    ("code: a command, setting or file name", r"`[^`]*`", "number word"),
+    ("a link's target", r"\]\([^)\s]*\)", "number word"),
+    ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
+    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?", "number"),
+    ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
+    ("a version", r"\b(?:Open\s+MPIs?|MPICH)\s+[345](?:\.\d+)*(?:\s+and\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
+                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
+                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
+    ("a deployment", r"\b\d+[×x]\d+\b", "number"),
+    ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
+    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b", "number"),
+    ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
+    ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
+    ("a verdict word as a term: *open*, **holds**, *removes*, the legend violated, holds or open, "
+     "a definition (holds: ...), the hold ratio",
+     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b"
+     r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)", "word"),
+]
+_ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
+            for kind in ("number", "word")}
+
+
+def prose(readme, kind="number"):
+    """README with every place ALLOWED for KIND (number or word) blanked
+    (same length: offsets stay)."""
+    return _ALLOWED[kind].sub(lambda m: re.sub(r"[^\n]", " ", m.group()), readme)
+
+
 @functools.lru_cache(maxsize=64)
 def squeeze(text):
     """TEXT with every run of whitespace as one space (README lines wrap)."""
@@ -175,6 +207,8 @@ def written_forms(expected):
         mantissa, _, exponent = expected.lower().partition("e")
         power = str(int(exponent)).translate(SUPERSCRIPT)
         forms.update({f"{mantissa}·10{power}", f"{mantissa}×10{power}", f"{mantissa} · 10{power}"})
+        if float(mantissa) == 1:
+            forms.add(f"10{power}")
     return forms
 
 
@@ -225,7 +259,7 @@ def find_written(expected, text):
     (start, end)."""
     if not is_number(expected):
         return [m.span() for m in re.finditer(rf"(?<![\w/-]){re.escape(expected)}(?![\w/-])", text)]
-    spans = number_spans(text)
+    spans = number_spans(prose(text, "number"))  # not "5 173" of "Open MPI 5 173", nor numbers in code
     starts, ends = {s for s, _ in spans}, {e for _, e in spans}
     found = {m.span() for form in written_forms(expected) for m in re.finditer(re.escape(form), text)
              if m.start() in starts and m.end() in ends}

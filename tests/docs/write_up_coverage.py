@@ -19,37 +19,7 @@ terms (the legend "violated/holds/open", *open*).
 import re
 from dataclasses import dataclass
 
-from example_claims import VERDICTS, WORD, find_written, is_number, number_spans, occurrences, squeeze
-
-# What needs no claim: (what it is, its pattern, what in it: numbers and/or words).
-ALLOWED = [
-    ("a command or code block", r"```.*?```", "number word"),
-    ("code: a command, setting or file name", r"`[^`\n]*`", "number word"),
-    ("a link's target", r"\]\([^)\s]*\)", "number word"),
-    ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
-    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?", "number"),
-    ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
-    ("a version", r"\b(?:Open MPIs?|MPICH) [345](?:\.\d+)*\b|\bIntel MPI 20\d\d(?:\.\d+)*\b"
-                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
-                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
-    ("a deployment", r"\b\d+[×x]\d+\b", "number"),
-    ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
-    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
-    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b", "number"),
-    ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
-    ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
-    ("a verdict word as a term: *open*, **holds**, *removes*, the legend violated, holds or open",
-     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b", "word"),
-]
-_ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
-            for kind in ("number", "word")}
-
-
-def prose(readme, kind="number"):
-    """README with every place ALLOWED for KIND (number or word) blanked
-    (same length: offsets stay)."""
-    return _ALLOWED[kind].sub(lambda m: re.sub(r"[^\n]", " ", m.group()), readme)
-
+from example_claims import VERDICTS, WORD, find_written, is_number, number_spans, occurrences, prose, squeeze
 
 def _squeezed_offsets(text):
     """For each character of squeeze(TEXT), its offset in TEXT."""
