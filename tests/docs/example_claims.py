@@ -41,7 +41,7 @@ number or verdict word the README states:
   dots in backticks: `` `settings.nrun` - 10 ``).
 - expected: the figure as written in the text, compared at the precision it
   is written with ("1.33": within 0.005; "55": within 0.5; "2.7e-5": within
-  0.05e-5); or a word: for a text column the word itself, and for the
+  0.05e-5; "2^-14", written 2⁻¹⁴, exactly); or a word: for a text column the word itself, and for the
   `decision` column a verdict word (VERDICTS) naming the decisions it
   stands for: "holds" or "removes" only where every selected test holds,
   "open" where every one is open.
@@ -95,19 +95,20 @@ ALLOWED = [
     ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
     ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
-    ("a version", r"\b(?:Open\s+MPIs?|MPICH)\s+[345](?:\.\d+)*(?:\s+and\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
+    ("a version", r"\b(?:Open\s+MPIs?|MPICH)\s+[345](?:\.\d+)*(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
                   r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
                   r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
+    ("a process's name: rank 0", r"\brank \d+\b", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
     ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b", "number"),
     ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
-    ("a verdict word as a term: *open*, **holds**, *removes*, the legend violated, holds or open, "
-     "a definition (holds: ...), the hold ratio",
+    ("a verdict word as a term: *open*, **holds**, *removes*, \"holds\", the legend violated, holds or "
+     "open, a definition (holds: ...), the hold ratio",
      r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b"
-     r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)", "word"),
+     r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)|(?<=\")(?:violated|holds?|open)(?=\")", "word"),
 ]
 _ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
             for kind in ("number", "word")}
@@ -177,18 +178,26 @@ def find_claims(examples_root):
 
 
 def tolerance(expected):
-    """Half a unit of the last digit EXPECTED is written with."""
+    """Half a unit of the last digit EXPECTED is written with (a power,
+    2^-14, is exact)."""
+    if "^" in expected:
+        return abs(as_number(expected)) * 1e-12
     mantissa, _, exponent = expected.lower().partition("e")
     digits = len(mantissa.split(".")[1]) if "." in mantissa else 0
     return 0.5 * 10 ** (-digits) * 10 ** int(exponent or 0)
 
 
-def is_number(text):
+def as_number(text):
+    """TEXT as a float (a power written 2^-14 too), or None."""
+    base, caret, power = text.partition("^")
     try:
-        float(text)
-        return True
+        return float(base) ** float(power) if caret else float(text)
     except ValueError:
-        return False
+        return None
+
+
+def is_number(text):
+    return as_number(text) is not None
 
 
 def written_forms(expected):
@@ -196,6 +205,9 @@ def written_forms(expected):
     typographic minus, with thin or plain spaces between thousands, and
     1.2e-5 as 1.2·10⁻⁵."""
     forms = {expected, expected.replace("-", "−")}
+    if "^" in expected:
+        base, _, power = expected.partition("^")
+        return forms | {base + power.translate(SUPERSCRIPT)}
     if is_number(expected) and "e" not in expected.lower():
         whole, dot, fraction = expected.lstrip("-").partition(".")
         if len(whole) > 4:
@@ -417,7 +429,7 @@ def agrees(claim, got):
         return None if decisions <= VERDICTS[expected] else f"{', '.join(sorted(decisions))}"
     if isinstance(got, str) or not is_number(expected):
         return None if str(got) == expected else repr(got)
-    if math.isnan(got) or abs(got - float(expected)) > tolerance(expected) * (1 + 1e-9):
+    if math.isnan(got) or abs(got - as_number(expected)) > tolerance(expected) * (1 + 1e-9):
         return f"{got:.6g}"
     return None
 

@@ -306,18 +306,19 @@ def test_a_range_of_group_medians(tmp_path):
 
 
 def test_json_glob_text_and_arithmetic_sources(tmp_path):
-    readme = "nrep 50 and 4 to 10 runs a side; load 6.57; p ≥ 1/3432\n"
+    readme = "nrep 50 and 4 to 10 runs a side; load 6.57; p ≥ 1/3432 or 2⁻¹⁴\n"
     claims = ("nrep,nrep 50,a/archive.json,,value:settings.nrep,50\n"
               "lo,4 to 10 runs,*/archive.json,,min:settings.nrun,4\n"
               "hi,4 to 10 runs,*/archive.json,,max:settings.nrun,10\n"
               "load,load 6.57,log.txt,,match:locked 02:26:12 load ([\\d.]+),6.57\n"
               "one,p ≥ 1/3432,,,calc:1,1\n"
-              "c,p ≥ 1/3432,,,\"calc:comb(14, 7)\",3432\n")
+              "c,p ≥ 1/3432,,,\"calc:comb(14, 7)\",3432\n"
+              "pow,or 2⁻¹⁴,,,calc:2 ** -14,2^-14\n")
     tables = {"a/archive.json": '{"settings": {"nrep": 50, "nrun": 10}}',
               "b/archive.json": '{"settings": {"nrep": 30, "nrun": 4}}',
               "log.txt": "locked 02:23:37 load 3.07 1.42\nlocked 02:26:12 load 6.57 4.33\n"}
     checks, places, ranges = example(tmp_path, readme, claims, tables)
-    assert checks == dict.fromkeys(["nrep", "lo", "hi", "load", "one", "c"]) and places == [] and ranges == []
+    assert checks == dict.fromkeys(["nrep", "lo", "hi", "load", "one", "c", "pow"]) and places == [] and ranges == []
     checks, _, _ = example(tmp_path, "took 2.6 min\n", "t,took 2.6 min,log.txt,(g3 * 60 + g4 - g1 * 60 - g2) / 60,"
                            "match:locked 02:(\\d+):(\\d+)(?:.*\\n)*?locked 02:(\\d+):(\\d+),2.6\n", tables)
     assert checks["t"] is None
@@ -342,7 +343,7 @@ def test_a_missing_source_an_empty_selection_and_an_unknown_measure_fail(tmp_pat
 
 def test_written_forms_cover_the_readmes_typography():
     assert "13 490" in written_forms("13490") and "−2.4" in written_forms("-2.4")
-    assert "5.4·10⁻⁶" in written_forms("5.4e-6")
+    assert "5.4·10⁻⁶" in written_forms("5.4e-6") and "2⁻¹⁴" in written_forms("2^-14") and "10⁶" in written_forms("1e6")
 
 
 def test_a_malformed_claims_file_is_refused(tmp_path):

@@ -7,8 +7,9 @@ is in the README and its expected figure or word is written in that text;
 two equal numbers of one sentence need two claims. A count of decisions
 (`count_decision:holds`) also covers the verdict word of its text that
 says that decision ("28 hold"). A range ("1.27–1.50×", "−0.6 to 6.0 µs")
-is claimed by min: and max: of one column over one selection, never by
-one endpoint of one cell.
+is claimed by min: and max: of one column over one selection (or one
+match: of a log, its min( and max( over the values it finds), never by one
+endpoint of one cell.
 
 What needs no claim (ALLOWED): commands, settings and file names (code,
 links), dates and times of day, versions, deployments (1×4), names that
@@ -150,6 +151,17 @@ def ranges(readme):
     return found
 
 
+def _bounds(low, high):
+    """Whether claims LOW and HIGH are the minimum and the maximum of one
+    thing over one selection: min:X and max:X with one source and where, or
+    one match: of a text whose groups they take min( and max( of."""
+    if low.kind == "min" and high.kind == "max":
+        return (low.source, low.where, low.argument) == (high.source, high.where, high.argument)
+    if low.kind == high.kind == "match" and (low.source, low.argument) == (high.source, high.argument):
+        return low.where.startswith("min(") and high.where == "max(" + low.where[4:]
+    return False
+
+
 def unbounded_ranges(readme, claims):
     """The ranges not claimed by min: and max: of one column over one
     selection, each as 'line N: ...'."""
@@ -165,8 +177,7 @@ def unbounded_ranges(readme, claims):
         lows, highs = claims_at(low), claims_at(high)
         if not lows or not highs:
             continue  # unclaimed: unclaimed() says so
-        if any(a.kind == "min" and b.kind == "max" and (a.source, a.where, a.argument) == (b.source, b.where, b.argument)
-               for a in lows for b in highs):
+        if any(_bounds(a, b) for a in lows for b in highs):
             continue
         shown = readme[low.start:high.end]
         problems.append(f"line {_line(readme, low.start)}: the range {shown!r} is claimed by "
