@@ -16,7 +16,7 @@ number or verdict word the README states:
   (`*/provenance/*/archive.json`) read together with a `file` column:
   CSV (tests.csv, demo/fixed/summary.csv, ...), JSON (one object is one
   row, nested keys joined by dots: `settings.nrun`; a list of objects is
-  rows), or any other text file for `match:`. Empty for `calc:`.
+  rows; `archive.json#param_set_check`: the list under that key), or any other text file for `match:`. Empty for `calc:`.
 - where: a pandas DataFrame.query expression selecting the rows (empty: all).
 - measure: what the selected rows give:
   count | count_decision:violated|holds|open|decided (decided: violated or
@@ -107,7 +107,7 @@ ALLOWED = [
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
     ("a verdict word as a term: *open*, **holds**, *removes*, \"holds\", the legend violated, holds or "
      "open, a definition (holds: ...), the hold ratio",
-     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds? (?:or|and) open\b"
+     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds?,? (?:or |and )?open\b"
      r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)|(?<=\")(?:violated|holds?|open)(?=\")", "word"),
 ]
 _ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
@@ -285,19 +285,22 @@ def occurrences(readme, text):
 
 
 @functools.lru_cache(maxsize=None)
-def _read_table(path, mtime):
+def _read_table(path, mtime, key=""):
     if path.suffix == ".csv":
         return pd.read_csv(path, keep_default_na=True)
     with open(path) as f:
         data = json.load(f)
+    if key:
+        data = data.get(key, []) if isinstance(data, dict) else []
     return pd.json_normalize(data if isinstance(data, list) else [data])
 
 
 def read_source(claim):
     """The rows CLAIM's source holds (a DataFrame; the files of a glob
     together, each row with its `file`), or the text of a text source."""
-    pattern = claim.folder / claim.source
-    paths = sorted(pathlib.Path(p) for p in glob.glob(str(pattern))) if glob.has_magic(claim.source) else [pattern]
+    source, _, key = claim.source.partition("#")
+    pattern = claim.folder / source
+    paths = sorted(pathlib.Path(p) for p in glob.glob(str(pattern))) if glob.has_magic(source) else [pattern]
     paths = [p for p in paths if p.is_file()]
     if not paths:
         raise ValueError(f"{claim.name}: source {claim.source} does not exist")
@@ -307,7 +310,7 @@ def read_source(claim):
         raise ValueError(f"{claim.name}: {claim.source} is a text file: only match: measures it")
     frames = []
     for p in paths:
-        frame = _read_table(p, p.stat().st_mtime).copy()
+        frame = _read_table(p, p.stat().st_mtime, key).copy()
         frame["file"] = p.relative_to(claim.folder).as_posix()
         frames.append(frame)
     return pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]

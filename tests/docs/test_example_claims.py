@@ -313,12 +313,13 @@ def test_json_glob_text_and_arithmetic_sources(tmp_path):
               "load,load 6.57,log.txt,,match:locked 02:26:12 load ([\\d.]+),6.57\n"
               "one,p ≥ 1/3432,,,calc:1,1\n"
               "c,p ≥ 1/3432,,,\"calc:comb(14, 7)\",3432\n"
-              "pow,or 2⁻¹⁴,,,calc:2 ** -14,2^-14\n")
-    tables = {"a/archive.json": '{"settings": {"nrep": 50, "nrun": 10}}',
+              "pow,or 2⁻¹⁴,,,calc:2 ** -14,2^-14\n"
+              "list,p ≥ 1,*/archive.json#checks,verdict == 'in force',count,1\n")
+    tables = {"a/archive.json": '{"settings": {"nrep": 50, "nrun": 10}, "checks": [{"verdict": "in force"}, {"verdict": "no"}]}',
               "b/archive.json": '{"settings": {"nrep": 30, "nrun": 4}}',
               "log.txt": "locked 02:23:37 load 3.07 1.42\nlocked 02:26:12 load 6.57 4.33\n"}
     checks, places, ranges = example(tmp_path, readme, claims, tables)
-    assert checks == dict.fromkeys(["nrep", "lo", "hi", "load", "one", "c", "pow"]) and places == [] and ranges == []
+    assert checks == dict.fromkeys(["nrep", "lo", "hi", "load", "one", "c", "pow", "list"]) and places == [] and ranges == []
     checks, _, _ = example(tmp_path, "took 2.6 min\n", "t,took 2.6 min,log.txt,(g3 * 60 + g4 - g1 * 60 - g2) / 60,"
                            "match:locked 02:(\\d+):(\\d+)(?:.*\\n)*?locked 02:(\\d+):(\\d+),2.6\n", tables)
     assert checks["t"] is None
