@@ -20,7 +20,8 @@ number or verdict word the README states:
 - where: a pandas DataFrame.query expression selecting the rows (empty: all).
 - measure: what the selected rows give:
   count | count_decision:violated|holds|open|decided (decided: violated or
-  holds) | sum:X | min:X | max:X | median:X | value:X (exactly one row) |
+  holds; on a table from before decisions, violated counts its `violated`
+  TRUE rows) | sum:X | min:X | max:X | median:X | value:X (exactly one row) |
   all:X (the one value every row has; a mixture fails) |
   prefer:A|B (the selected tests each ask "A ⪯ B": A where none is
   violated and at least one holds, B where at least one is violated and
@@ -33,7 +34,8 @@ number or verdict word the README states:
   claimed numbers, e.g. `1 / comb(14, 7)`).
   sum:, min:, max: and median: also take `INNER(X) per COL COL ...`: X
   aggregated by INNER (sum, min, max, median, count) within each group of
-  the columns, then over the groups ("the median width per guideline,
+  the columns (or expressions without spaces: `op.str.endswith('_init')`),
+  then over the groups ("the median width per guideline,
   library and deployment is 1.04–1.55":
   `min:median(ratio_ci_high / ratio_ci_low) per guideline library deployment`).
   X is a column or a pandas eval expression over columns
@@ -66,7 +68,7 @@ COLUMNS = ["id", "text", "source", "where", "measure", "expected"]
 DECISIONS = ("violated", "holds", "open", "decided")
 AGGREGATES = ("sum", "min", "max", "median", "value", "all")
 # AGG:INNER(X) per COL COL ...: e.g. the range of the per-group medians
-PER = re.compile(r"(sum|min|max|median|count)\((.+)\) per ((?:\s*\w+)+)")
+PER = re.compile(r"(sum|min|max|median|count)\((.+)\) per ((?:\s*\S+)+)")
 SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 # The words a write-up states a test's decision with, and the decisions
 # each may stand for.
@@ -382,6 +384,8 @@ def measure(claim):
         if argument not in DECISIONS:
             raise ValueError(f"{claim.name}: measure {claim.measure!r}: decision must be one of {DECISIONS}")
         if "decision" not in data.columns:
+            if argument == "violated" and "violated" in data.columns:  # an analyzer before decisions
+                return float(data["violated"].astype(str).str.upper().eq("TRUE").sum())
             raise ValueError(f"{claim.name}: {claim.source} has no decision column")
         wanted = {"violated", "holds"} if argument == "decided" else {argument}
         return float(data["decision"].isin(wanted).sum())
@@ -395,7 +399,8 @@ def measure(claim):
     try:
         column = data[argument] if argument in data.columns else data.eval(argument, engine="python")
         if grouped:
-            column = pd.to_numeric(column, errors="coerce").groupby([data[b] for b in by], dropna=False).agg(inner)
+            keys = [data[b] if b in data.columns else data.eval(b, engine="python") for b in by]
+            column = pd.to_numeric(column, errors="coerce").groupby(keys, dropna=False).agg(inner)
     except Exception as error:
         raise ValueError(f"{claim.name}: {claim.argument!r} on {claim.source}: {error}") from error
     if kind == "value":
