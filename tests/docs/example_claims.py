@@ -103,13 +103,13 @@ ALLOWED = [
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("a process's name: rank 0", r"\brank \d+\b", "number"),
-    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<=[A-Za-z]-)\d+\b", "number"),
-    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b", "number"),
+    ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<![\d.]e-)(?<=[A-Za-z]-)\d+\b", "number"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b|#\d+\b", "number"),
     ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
     ("a verdict word as a term: *open*, **holds**, *removes*, \"holds\", the legend violated, holds or "
      "open, a definition (holds: ...), the hold ratio",
-     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds?,? (?:or |and )?open\b"
+     r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated, holds?,? (?:or |and )?open\b|\bviolated / holds? / open\b"
      r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)|(?<=\")(?:violated|holds?|open)(?=\")", "word"),
 ]
 _ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)

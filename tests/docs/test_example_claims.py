@@ -176,6 +176,20 @@ def test_a_range_claimed_on_pinned_cells_fails(tmp_path):
     assert checks["high"] == "demo:high: README says 1.20, tests.csv gives 1.337 (max:ratio)"
 
 
+def test_an_interval_is_one_row_s_bounds(tmp_path):
+    tests = "guideline,ratio,ci_low,ci_high\nAR1,1.2,1.1,1.3\nAR2,1.5,1.4,1.6\n"
+    readme = "AR1: 1.2 (1.1–1.3)\n"
+    good = ("r,AR1: 1.2,tests.csv,guideline == 'AR1',value:ratio,1.2\n"
+            "lo,(1.1–1.3),tests.csv,guideline == 'AR1',value:ci_low,1.1\n"
+            "hi,(1.1–1.3),tests.csv,guideline == 'AR1',value:ci_high,1.3\n")
+    checks, places, ranges = example(tmp_path, readme, good, {"tests.csv": tests})
+    assert set(checks.values()) == {None} and places == [] and ranges == []
+    # the bounds of two different rows are no interval
+    bad = good.replace("hi,(1.1–1.3),tests.csv,guideline == 'AR1'", "hi,(1.1–1.3),tests.csv,ci_high < 1.5")
+    checks, _, ranges = example(tmp_path, readme, bad, {"tests.csv": tests})
+    assert set(checks.values()) == {None} and len(ranges) == 1
+
+
 def test_a_range_s_ends_must_share_their_selection(tmp_path):
     readme = "from 0.98 to 1.34\n"
     claims = ("low,from 0.98 to 1.34,tests.csv,library == 'openmpi',min:ratio,0.98\n"

@@ -153,10 +153,16 @@ def ranges(readme):
 
 def _bounds(low, high):
     """Whether claims LOW and HIGH are the minimum and the maximum of one
-    thing over one selection: min:X and max:X with one source and where, or
-    one match: of a text whose groups they take min( and max( of."""
-    if low.kind == "min" and high.kind == "max":
-        return (low.source, low.where, low.argument) == (high.source, high.where, high.argument)
+    thing over one selection: min:X and max:X with one source and where
+    (or min:X_low and max:X_high); one row's own bounds (value:ratio_ci_low
+    and value:ratio_ci_high, value:degree_min and value:degree_max); or one
+    match: of a text whose groups they take min( and max( of."""
+    same = (low.source, low.where) == (high.source, high.where)
+    paired = high.argument in (low.argument, low.argument.replace("low", "high"), low.argument.replace("min", "max"))
+    if (low.kind, high.kind) == ("min", "max"):  # over a selection: X, or the lows' least and the highs' largest
+        return same and paired
+    if (low.kind, high.kind) == ("value", "value"):  # one row's own bounds: an interval, a degree's min and max
+        return same and high.argument != low.argument and paired
     if low.kind == high.kind == "match" and (low.source, low.argument) == (high.source, high.argument):
         return low.where.startswith("min(") and high.where == "max(" + low.where[4:]
     return False
