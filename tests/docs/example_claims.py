@@ -23,10 +23,10 @@ number or verdict word the README states:
   holds; on a table from before decisions, violated counts its `violated`
   TRUE rows) | sum:X | min:X | max:X | median:X | value:X (exactly one row) |
   all:X (the one value every row has; a mixture fails) |
-  prefer:A|B (the selected tests each ask "A ⪯ B": A where none is
-  violated and at least one holds, B where at least one is violated and
-  none holds, "neither" otherwise; for a recommendation such as
-  "subarray in 2-D") |
+  prefer:A|B[|C] (the selected tests each ask "A ⪯ B": A where none is
+  violated and at least half hold, B where none holds and at least half
+  are violated, C ("neither") otherwise; for a recommendation such as
+  "subarray in 2-D", or "the data cannot decide") |
   match:REGEX (a text source: the first group of REGEX's first match; with
   a where, that arithmetic over its groups g1, g2, ...: minutes between
   two times of a log) |
@@ -95,14 +95,14 @@ ALLOWED = [
     ("code: a command, setting or file name", r"`[^`]*`", "number word"),
     ("a link's target", r"\]\([^)\s]*\)", "number word"),
     ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
-    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?", "number"),
+    ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?|(?<=, )(?:19|20)\d{2}(?=\))", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
-    ("a version", r"\b(?:Open\s+MPIs?|MPICH)\s+[345](?:\.\d+)*(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
+    ("a version", r"\b(?:Open\s+MPIs?|MPICH|MVAPICH2?|NEC\s+MPI)\s+(?:[345]|\d+\.\d+)(?:\.\d+)*(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
                   r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
                   r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
-    ("a process's name: rank 0", r"\brank \d+\b", "number"),
+    ("a name: rank 0, Variant 1, Variants 1 and 2", r"\brank \d+\b|\bVariants? \d+(?: and \d+)?\b", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<![\d.]e-)(?<=[A-Za-z]-)\d+\b", "number"),
     ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b|#\d+\b", "number"),
     ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
@@ -347,18 +347,20 @@ def matched(claim, text):
 
 
 def preferred(claim, data):
-    """prefer:A|B over the selected tests, each "A ⪯ B"."""
+    """prefer:A|B[|C] over the selected tests, each "A ⪯ B": A where none
+    is violated and at least half hold, B where none holds and at least
+    half are violated, else C ("neither")."""
     options = claim.argument.split("|")
-    if len(options) != 2 or not all(options):
-        raise ValueError(f"{claim.name}: prefer: takes two options, A|B, not {claim.argument!r}")
+    if len(options) not in (2, 3) or not all(options):
+        raise ValueError(f"{claim.name}: prefer: takes two or three options, A|B or A|B|C, not {claim.argument!r}")
     if "decision" not in data.columns or data.empty:
         raise ValueError(f"{claim.name}: prefer: needs tests with a decision, {claim.where!r} selects none")
-    violated, holds = (data["decision"] == "violated").any(), (data["decision"] == "holds").any()
-    if holds and not violated:
+    violated, holds = (data["decision"] == "violated").sum(), (data["decision"] == "holds").sum()
+    if violated == 0 and 2 * holds >= len(data):
         return options[0]
-    if violated and not holds:
+    if holds == 0 and 2 * violated >= len(data):
         return options[1]
-    return "neither"
+    return options[2] if len(options) == 3 else "neither"
 
 
 def measure(claim):

@@ -237,18 +237,27 @@ def test_a_count_of_decisions_covers_the_word_that_says_it(tmp_path):
 
 def test_a_flipped_recommendation_fails(tmp_path):
     tests = ("guideline,dim,decision\nDT2 subarray <= hand,2,holds\nDT2 subarray <= hand,2,open\n"
-             "DT2 subarray <= hand,3,violated\n")
+             "DT2 subarray <= hand,3,violated\nDT2 subarray <= hand,4,holds\nDT2 subarray <= hand,4,open\n"
+             "DT2 subarray <= hand,4,open\n")
     claims = ("d2,subarray in 2-D,tests.csv,dim == 2,prefer:subarray|pack by hand,subarray\n"
-              "d3,pack by hand in 3-D,tests.csv,dim == 3,prefer:subarray|pack by hand,pack by hand\n")
-    checks, _, _ = example(tmp_path, "Use subarray in 2-D, pack by hand in 3-D.\n", claims, {"tests.csv": tests})
-    assert checks == {"d2": None, "d3": None}
+              "d3,pack by hand in 3-D,tests.csv,dim == 3,prefer:subarray|pack by hand,pack by hand\n"
+              "d4,in 4-D the data cannot decide,tests.csv,dim == 4,prefer:subarray|pack by hand|cannot decide,cannot decide\n")
+    readme = "Use subarray in 2-D, pack by hand in 3-D; in 4-D the data cannot decide.\n"
+    checks, _, _ = example(tmp_path, readme, claims, {"tests.csv": tests})
+    assert checks == {"d2": None, "d3": None, "d4": None}
+    # the old check had no claim on the words: the flipped sentence passed
     flipped = claims.replace("subarray in 2-D", "pack by hand in 2-D").replace(
         ",subarray\n", ",pack by hand\n").replace("pack by hand in 3-D", "subarray in 3-D").replace(
-        "3,prefer:subarray|pack by hand,pack by hand", "3,prefer:subarray|pack by hand,subarray")
-    checks, _, _ = example(tmp_path, "Use pack by hand in 2-D, subarray in 3-D.\n", flipped, {"tests.csv": tests})
+        "3,prefer:subarray|pack by hand,pack by hand", "3,prefer:subarray|pack by hand,subarray").replace(
+        "in 4-D the data cannot decide,tests.csv,dim == 4,prefer:subarray|pack by hand|cannot decide,cannot decide",
+        "in 4-D: subarray,tests.csv,dim == 4,prefer:subarray|pack by hand|cannot decide,subarray")
+    readme = "Use pack by hand in 2-D, subarray in 3-D; in 4-D: subarray.\n"
+    checks, _, _ = example(tmp_path, readme, flipped, {"tests.csv": tests})
     assert checks["d2"] == ("demo:d2: README says 'pack by hand', tests.csv gives 'subarray' "
                             "(prefer:subarray|pack by hand where dim == 2)")
     assert "README says 'subarray', tests.csv gives 'pack by hand'" in checks["d3"]
+    # 1 of 3 holding is too few to recommend subarray
+    assert "README says 'subarray', tests.csv gives 'cannot decide'" in checks["d4"]
 
 
 # The figures themselves.

@@ -49,6 +49,9 @@ def _decisions(claim):
     """The decisions a claim checks, for the verdict words it may cover."""
     if claim.kind == "count_decision":
         return frozenset({"violated", "holds"}) if claim.argument == "decided" else frozenset({claim.argument})
+    counted = re.fullmatch(r"sum\(decision == '(violated|holds|open)'\) per .*", claim.argument)
+    if counted:  # min:sum(decision == 'violated') per library: "violated in every library"
+        return frozenset({counted.group(1)})
     if claim.expected in VERDICTS:
         return frozenset(VERDICTS[claim.expected])
     return None
