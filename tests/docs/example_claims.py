@@ -16,7 +16,8 @@ number or verdict word the README states:
   (`*/provenance/*/archive.json`) read together with a `file` column:
   CSV (tests.csv, demo/fixed/summary.csv, ...), JSON (one object is one
   row, nested keys joined by dots: `settings.nrun`; a list of objects is
-  rows; `archive.json#param_set_check`: the list under that key), or any other text file for `match:`. Empty for `calc:`.
+  rows; `archive.json#param_set_check`: the list under that key), SQLite
+  (`history.db#entries`: a table), or any other text file for `match:`. Empty for `calc:`.
 - where: a pandas DataFrame.query expression selecting the rows (empty: all).
 - measure: what the selected rows give:
   count | count_decision:violated|holds|open|decided (decided: violated or
@@ -60,6 +61,7 @@ import json
 import math
 import pathlib
 import re
+import sqlite3
 from dataclasses import dataclass
 
 import pandas as pd
@@ -95,6 +97,7 @@ ALLOWED = [
     ("code: a command, setting or file name", r"`[^`]*`", "number word"),
     ("a link's target", r"\]\([^)\s]*\)", "number word"),
     ("a file name", r"[\w.-]*\d[\w.-]*\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "number"),
+    ("a file name", r"\b[\w.-]+\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "word"),
     ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?|(?<=, )(?:19|20)\d{2}(?=\))", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
     ("a version", r"\bMVAPICH2?\s+\d+(?:\.\d+)*|\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
@@ -104,7 +107,7 @@ ALLOWED = [
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("a name: rank 0, Variant 1, Variants 1 and 2", r"\brank \d+\b|\bVariants? \d+(?: and \d+)?\b", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<![\d.]e-)(?<=[A-Za-z]-)\d+\b", "number"),
-    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|issues?) \d+(?:\.\d+)*\b|#\d+\b", "number"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|[Ii]ssues?) \d+(?:\.\d+)*\b|#\d+\b", "number"),
     ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
     ("a verdict word as a term: *open*, **holds**, *removes*, \"holds\", the legend violated, holds or "
@@ -290,6 +293,11 @@ def occurrences(readme, text):
 def _read_table(path, mtime, key=""):
     if path.suffix == ".csv":
         return pd.read_csv(path, keep_default_na=True)
+    if path.suffix == ".db":
+        if not re.fullmatch(r"\w+", key):
+            raise ValueError(f"{path.name}: name a table: {path.name}#TABLE")
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as db:
+            return pd.read_sql_query(f"SELECT * FROM {key}", db)
     with open(path) as f:
         data = json.load(f)
     if key:
@@ -308,7 +316,7 @@ def read_source(claim):
         raise ValueError(f"{claim.name}: source {claim.source} does not exist")
     if claim.kind == "match":  # any file, as text
         return "\n".join(p.read_text() for p in paths)
-    if paths[0].suffix not in (".csv", ".json"):
+    if paths[0].suffix not in (".csv", ".json", ".db"):
         raise ValueError(f"{claim.name}: {claim.source} is a text file: only match: measures it")
     frames = []
     for p in paths:

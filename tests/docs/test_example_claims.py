@@ -350,6 +350,18 @@ def test_json_glob_text_and_arithmetic_sources(tmp_path):
     assert checks["load"] == "demo:load: README says 6.75, log.txt gives 3.07 (match:load ([\\d.]+))"
 
 
+def test_a_sqlite_table_source(tmp_path):
+    import sqlite3
+    folder = tmp_path / "examples" / "demo"
+    folder.mkdir(parents=True)
+    with sqlite3.connect(folder / "history.db") as db:
+        db.execute("CREATE TABLE entries (id INTEGER, hold_ratio REAL)")
+        db.executemany("INSERT INTO entries VALUES (?, ?)", [(1, 1.03), (2, 1.03)])
+    checks, _, _ = example(tmp_path, "15 entries at 1.03\n",
+                           "n,15 entries,history.db#entries,,count,15\nh,at 1.03,history.db#entries,,all:hold_ratio,1.03\n", {})
+    assert checks["n"] == "demo:n: README says 15, history.db#entries gives 2 (count)" and checks["h"] is None
+
+
 def test_a_missing_source_an_empty_selection_and_an_unknown_measure_fail(tmp_path):
     readme = "x 1\n"
     claims = ("nofile,x 1,absent.csv,,count,1\n"
