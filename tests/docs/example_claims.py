@@ -100,7 +100,7 @@ ALLOWED = [
     ("a file name", r"\b[\w.-]+\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "word"),
     ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?|(?<=, )(?:19|20)\d{2}(?=\))", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
-    ("a version", r"\bMVAPICH2?\s+\d+(?:\.\d+)*|(?<=[345] / )[345]\.\d+\b|\(20\d\d\.\d+\)|\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
+    ("a version", r"\bMVAPICH2?\s+\d+(?:\.\d+)*|(?:(?<=MPI [345] / )|(?<=MPICH [345] / ))[345]\.\d+\b|\(20\d\d\.\d+\)|\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
                   r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
                   r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
