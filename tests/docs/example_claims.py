@@ -101,20 +101,20 @@ ALLOWED = [
     ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?|(?<=, )(?:19|20)\d{2}(?=\))", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
     ("a version", r"\bMVAPICH2?\s+\d+(?:\.\d+)*|(?:(?<=MPI [345] / )|(?<=MPICH [345] / ))[345]\.\d+\b|\(20\d\d\.\d+\)|\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
-                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R) \d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
+                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R)\s+\d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
                   r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("equality: a ratio above or below 1", r"(?<=above )1\b(?!\.\d)|(?<=below )1\b(?!\.\d)", "number"),
     ("a name: rank 0, Variant 1, Variants 1 and 2", r"\brank \d+\b|\bVariants? \d+(?: and \d+)?\b", "number"),
     ("a name joining a number to a word", r"\b[\d⁰¹²³⁴⁵⁶⁷⁸⁹]+-(?=[A-Za-z])|(?<![\d.]e-)(?<=[A-Za-z]-)\d+\b", "number"),
-    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|[Ii]ssues?) \d+(?:\.\d+)*\b|#\d+\b", "number"),
+    ("a reference to a section or an issue", r"§ ?\d+(?:\.\d+)*|\b(?:[Ss]ections?|[Ii]ssues?)\s+\d+(?:\.\d+)*\b|#\d+\b", "number"),
     ("a heading", r"(?m:^#+ [^\n]*$)", "number word"),
     ("a table's header row", r"(?m:^[ \t]*\|[^\n]*\|[ \t]*\n(?=[ \t]*\|[-| :]+\|[ \t]*$))", "word"),
     ("a verdict word as a term: *open*, **holds**, *removes*, \"holds\", the legend violated, holds or "
      "open, a definition (holds: ...), the hold ratio",
      r"\*{1,2}(?:violated|holds?|open|decided|removes?|removed)\*{1,2}|\bviolated,\s+holds?,?\s+(?:or\s+|and\s+)?open\b|\bviolated\s+/\s+holds?\s+/\s+open\b"
-     r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?= ratio)|(?<=\")(?:violated|holds?|open)(?=\")", "word"),
+     r"|\b(?:violated|holds?|open)(?=\*{0,2}:)|\bhold(?=\s+ratio)|(?<=\")(?:violated|holds?|open)(?=\")", "word"),
 ]
 _ALLOWED = {kind: re.compile("|".join(f"(?:{p})" for _, p, kinds in ALLOWED if kind in kinds.split()), re.S)
             for kind in ("number", "word")}

@@ -45,13 +45,23 @@ class Place:
     kind: str    # "number" or "word"
 
 
+# Columns that count the tests of one decision.
+DECISION_COLUMNS = {"violated": frozenset({"violated"}), "n_vio_tests": frozenset({"violated"}),
+                    "holds": frozenset({"holds"}), "n_holds_tests": frozenset({"holds"}),
+                    "open": frozenset({"open"}), "n_open_tests": frozenset({"open"}),
+                    "decided": frozenset({"violated", "holds"}), "decided_pct": frozenset({"violated", "holds"}),
+                    "open_first_look": frozenset({"open"})}
+
+
 def _decisions(claim):
     """The decisions a claim checks, for the verdict words it may cover."""
     if claim.kind == "count_decision":
         return frozenset({"violated", "holds"}) if claim.argument == "decided" else frozenset({claim.argument})
-    counted = re.fullmatch(r"sum\(decision == '(violated|holds|open)'\) per .*", claim.argument)
+    counted = re.fullmatch(r"sum\(decision(?:_\w+)? == '(violated|holds|open)'\) per .*", claim.argument)
     if counted:  # min:sum(decision == 'violated') per library: "violated in every library"
         return frozenset({counted.group(1)})
+    if claim.kind in ("value", "sum", "all", "min", "max") and claim.argument in DECISION_COLUMNS:
+        return DECISION_COLUMNS[claim.argument]  # a table's count of one decision (summary.csv's n_vio_tests)
     if claim.expected in VERDICTS:
         return frozenset(VERDICTS[claim.expected])
     return None
