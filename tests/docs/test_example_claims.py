@@ -223,7 +223,7 @@ def test_removes_and_holds_need_every_test_decided_holds(tmp_path):
                                  "(all:decision where guideline == 'AR2' and msize == 64)")
     assert checks["holds"] == ("demo:holds: README says 'holds', tests.csv gives violated "
                                "(all:decision where guideline == 'AR1')")
-    assert checks["n"] is None and checks["violations"] is None and places == []
+    assert checks["n"] is None and places == []
 
 
 def test_a_count_of_decisions_covers_the_word_that_says_it(tmp_path):
@@ -234,6 +234,20 @@ def test_a_count_of_decisions_covers_the_word_that_says_it(tmp_path):
     # the count is right, but it counts open tests: the word it stands beside is not claimed
     assert checks == {"holds": None, "vio": None}
     assert places == ["line 1: verdict word without a claim: AR2: 2 hold and 1 [violated]."]
+
+
+def test_a_table_s_decision_count_covers_its_word(tmp_path):
+    summary = "guideline,n_vio_tests,n_holds_tests,n_tests\nAR2,1,2,4\n"
+    readme = "AR2: 1 violated, 2 hold of 4.\n"
+    claims = ("v,1 violated,summary.csv,,value:n_vio_tests,1\n"
+              "h,2 hold,summary.csv,,value:n_holds_tests,2\n"
+              "n,of 4,summary.csv,,value:n_tests,4\n")
+    checks, places, _ = example(tmp_path, readme, claims, {"summary.csv": summary})
+    assert set(checks.values()) == {None} and places == []
+    # a count that is not of that decision does not cover the word
+    claims = claims.replace("h,2 hold,summary.csv,,value:n_holds_tests,2", "h,2 hold,summary.csv,,value:n_tests / 2,2")
+    _, places, _ = example(tmp_path, readme, claims, {"summary.csv": summary})
+    assert places == ["line 1: verdict word without a claim: AR2: 1 violated, 2 [hold] of 4."]
 
 
 def test_a_flipped_recommendation_fails(tmp_path):
