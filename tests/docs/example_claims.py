@@ -17,7 +17,8 @@ number or verdict word the README states:
   CSV (tests.csv, demo/fixed/summary.csv, ...), JSON (one object is one
   row, nested keys joined by dots: `settings.nrun`; a list of objects is
   rows; `archive.json#param_set_check`: the list under that key), SQLite
-  (`history.db#entries`: a table), or any other text file for `match:`. Empty for `calc:`.
+  (`history.db#entries`: a table), or any other text file for `match:`
+  (which reads any file as text). Empty for `calc:`.
 - where: a pandas DataFrame.query expression selecting the rows (empty: all).
 - measure: what the selected rows give:
   count | count_decision:violated|holds|open|decided (decided: violated or
@@ -44,10 +45,10 @@ number or verdict word the README states:
   dots in backticks: `` `settings.nrun` - 10 ``).
 - expected: the figure as written in the text, compared at the precision it
   is written with ("1.33": within 0.005; "55": within 0.5; "2.7e-5": within
-  0.05e-5; "2^-14", written 2⁻¹⁴, exactly); or a word: for a text column the word itself, and for the
-  `decision` column a verdict word (VERDICTS) naming the decisions it
-  stands for: "holds" or "removes" only where every selected test holds,
-  "open" where every one is open.
+  0.05e-5; "2^-14", written 2⁻¹⁴, exactly); or a word: for a text column
+  the word itself, and for the `decision` column a verdict word (VERDICTS)
+  naming the decisions it stands for: "holds" or "removes" only where
+  every selected test holds, "open" where every one is open.
 
 A range written in a write-up ("1.27–1.50×", "−0.6 to 6.0 µs") is claimed
 by min: and max: of one column over one selection: the population the
@@ -100,9 +101,12 @@ ALLOWED = [
     ("a file name", r"\b[\w.-]+\.(?:csv|md|png|pdf|html|txt|json|conf|sh|py|R|db|mtx|sha256)\b", "word"),
     ("a date", r"\b\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2})?Z?)?(?:/\d{2}\b)?|(?<=, )(?:19|20)\d{2}(?=\))", "number"),
     ("a time of day", r"\b\d{2}:\d{2}(?::\d{2})?\b", "number"),
-    ("a version", r"\bMVAPICH2?\s+\d+(?:\.\d+)*|(?:(?<=MPI [345] / )|(?<=MPICH [345] / ))[345]\.\d+\b|\(20\d\d\.\d+\)|\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b"
-                  r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R)\s+\d+(?:\.\d+)*\b|\bMPI [34]\.\d\b"
-                  r"|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b", "number"),
+    ("a version",  # Open MPI 5 and 4.1.4, MPICH 5 / 4.0, (2021.19), Intel MPI 2021.19, Debian 12, v4.1.4
+     r"\b(?:Open\s+MPIs?|MPICH|NEC\s+MPI)\s+(?:\d+\.\d+\.\d+|1\.10\b|[345](?:\.\d+)*)(?:\s+(?:and|or)\s+[345]\b)?\b"
+     r"|(?:(?<=MPI [345] / )|(?<=MPICH [345] / ))[345]\.\d+\b|\bMVAPICH2?\s+\d+(?:\.\d+)*"
+     r"|\bIntel\s+MPI\s+20\d\d(?:\.\d+)*\b|\(20\d\d\.\d+\)|\bMPI [34]\.\d\b"
+     r"|\b(?:Debian|Python|Slurm|PostgreSQL|SQLite|gcc|glibc|R)\s+\d+(?:\.\d+)*\b|\bv?\d+\.\d+\.\d+(?:\.\d+)?\b",
+     "number"),
     ("a deployment", r"\b\d+[×x]\d+\b", "number"),
     ("a setting: name=value", r"\b[A-Za-z_]\w*=[\w.-]+", "number"),
     ("equality: a ratio above or below 1", r"(?<=above )1\b(?!\.\d)|(?<=below )1\b(?!\.\d)", "number"),

@@ -11,16 +11,22 @@ is claimed by min: and max: of one column over one selection (or one
 match: of a log, its min( and max( over the values it finds), never by one
 endpoint of one cell.
 
-What needs no claim (ALLOWED): commands, settings and file names (code,
-links), dates and times of day, versions, deployments (1×4), names that
-join a number to a word (2-core, 3-D, MPI-4, overlap-07), references to
-sections and issues; verdict words in headings, table headers and as
-terms (the legend "violated/holds/open", *open*).
+A count of one decision in a table's column (summary.csv's n_vio_tests)
+covers that decision's word as well, and so does a per-group count
+(`min:sum(decision == 'violated') per library`: "violated in every
+library").
+
+What needs no claim is example_claims.ALLOWED: commands, settings and file
+names (code, links), dates and times of day, versions, deployments (1×4),
+names (2-core, 3-D, MPI-4, overlap-07, rank 0, Variant 1), references to
+sections and issues, equality (above 1), headings; verdict words in table
+headers and as terms (the legend "violated/holds/open", *open*).
 """
 import re
 from dataclasses import dataclass
 
 from example_claims import VERDICTS, WORD, find_written, is_number, number_spans, occurrences, prose, squeeze
+
 
 def _squeezed_offsets(text):
     """For each character of squeeze(TEXT), its offset in TEXT."""
