@@ -68,6 +68,10 @@ SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 SEXP nbh_queue_new(void);
 SEXP nbh_queue_take(SEXP queue);
 
+/* progress_tally.c */
+SEXP nbh_tally_new(void);
+SEXP nbh_tally_add(SEXP tally, SEXP item, SEXP seconds);
+
 /* count_lines.c */
 SEXP nbh_count_lines(SEXP file);
 

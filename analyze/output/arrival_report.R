@@ -5,19 +5,23 @@
 # plots/arrival_picture.R), and how well the clock starts were synchronised
 # (clock_starts.csv). Nothing when the archives have neither.
 
-# Writes arrival.csv and clock_starts.csv into DIR and draws the pictures;
-# returns the pictures (render_plots), at most settings$max_plots.
-write_arrival <- function(result, settings, dir) {
-  params <- result$shown_params %||% result$params$name
+# Writes arrival.csv and clock_starts.csv into DIR.
+write_arrival <- function(result, dir) {
   if (nrow(result$arrival %||% data.table())) {
     write_table_file(arrival_rows(result), file.path(dir, "arrival.csv"))
   }
   if (nrow(result$clock_starts %||% data.table())) {
     write_table_file(clock_start_rows(result), file.path(dir, "clock_starts.csv"))
   }
-  if (!isTRUE(settings$plots) || !nrow(result$arrival %||% data.table())) return(data.table())
-  pd <- arrival_picture_data(result, params, settings$max_plots %||% Inf)
-  render_plots(pd, arrival_picture, dir, width = 7, height = 4.5)
+}
+
+# The pictures (plots/render_plots.R: plot_set), at most settings$max_plots;
+# NULL without experiments with one late process.
+arrival_plot_set <- function(result, settings) {
+  if (!nrow(result$arrival %||% data.table())) return(NULL)
+  params <- result$shown_params %||% result$params$name
+  plot_set(arrival_picture_data(result, params, settings$max_plots %||% Inf), arrival_picture, width = 7,
+           height = 4.5)
 }
 
 # arrival.csv: the parameters of each one_late cell, then per process its

@@ -16,10 +16,13 @@
  * of 900 repetitions in 20-24 s with sched_yield alone (median 6.4-8.0 ms a
  * repetition), 1.9-3.5 s with the sleep (median 0.16-0.21 ms). With a core
  * per rank (or where MPI_LOCALNRANKS is not set) it only yields, as
- * before: a sleep would add its ~50 us to every wait. */
+ * before: a sleep would add its ~50 us to every wait. NBH_YIELD_SLEEP=0
+ * in the ranks' environment keeps the yield alone everywhere (make bench
+ * compares the two). */
 #include <dlfcn.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #define NBH_YIELD_SPIN_SECONDS 10e-6
@@ -35,10 +38,13 @@ static double seconds_now(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Whether this host runs more of the job's ranks than this process has cores. */
+/* Whether this host runs more of the job's ranks than this process has
+ * cores (and sleeping is not turned off). */
 static int host_oversubscribed(void)
 {
-    const char *ranks = getenv("MPI_LOCALNRANKS");
+    const char *ranks = getenv("MPI_LOCALNRANKS"), *sleep = getenv("NBH_YIELD_SLEEP");
+    if (sleep && strcmp(sleep, "0") == 0)
+        return 0;
     cpu_set_t cores;
     if (!ranks || sched_getaffinity(0, sizeof(cores), &cores) != 0)
         return 0;

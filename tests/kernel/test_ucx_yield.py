@@ -55,11 +55,12 @@ def programs(tmp_path_factory):
     return built
 
 
-def counts(program, local_ranks, cores="0"):
+def counts(program, local_ranks, cores="0", **env_vars):
     preload = BUILD / "mpich" / "libnbh-yield.so"
     assert preload.exists(), f"{preload} is not built (make)"
     env = {k: v for k, v in os.environ.items() if k != "MPI_LOCALNRANKS"}
     env["LD_PRELOAD"] = str(preload)
+    env.update(env_vars)
     if local_ranks is not None:
         env["MPI_LOCALNRANKS"] = str(local_ranks)
     out = subprocess.run(["taskset", "-c", cores, program], env=env, capture_output=True, text=True, check=True)
@@ -72,6 +73,11 @@ def test_an_oversubscribed_wait_sleeps_after_its_spin(programs):
     assert yields >= 1                 # the young wait yields first
     assert sleeps >= 1                 # then sleeps, to the end
     assert yields + sleeps == calls    # every fruitless call gives the core away
+
+
+def test_nbh_yield_sleep_0_keeps_the_yield_alone(programs):
+    calls, yields, sleeps = counts(programs["idle"], local_ranks=4, NBH_YIELD_SLEEP="0")
+    assert (yields, sleeps) == (calls, 0)
 
 
 def test_with_a_core_per_rank_it_only_yields(programs):
