@@ -3,7 +3,11 @@
 # nbhbench demo's step 5 does, and keeps what the example publishes: the
 # report, the tables and the PNG plots (not the PDFs, run_medians.csv,
 # percentiles.csv, archives.csv, analysis.json), the archives' provenance,
-# and a screenshot of the report's top for the project's README.
+# a screenshot of the report's top for the project's README, and the same
+# archives analysed with the tests before the two-level one (method-rounds/:
+# --method rounds, the pooled signed-rank test of every round; method-study/:
+# --method study, the 2017 rank-sum test of run medians; tests.csv and
+# summary.csv).
 # Usage: docs/examples/demo/reanalyse.sh ROOT   (ROOT of measure.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -31,6 +35,12 @@ for archive in "${archives[@]}"; do
     cp "$archive"/{archive.json,runs.csv,param_sets.csv,experiments.csv,MANIFEST.sha256} \
        "$archive"/results/1x4-default-r001.prov.json "$here/provenance/${archive##*/}/"
     [ ! -f "$archive/interleave.json" ] || cp "$archive/interleave.json" "$here/provenance/${archive##*/}/"
+done
+for method in rounds study; do
+    ./nbhbench analyze "${archives[@]}" --method "$method" --no-plots --out "$out/method-$method"
+    rm -rf "$here/method-$method"
+    mkdir -p "$here/method-$method"
+    cp "$out/method-$method"/{tests.csv,summary.csv} "$here/method-$method/"
 done
 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,857 \
     --screenshot="$PWD/docs/images/report.png" "file://$PWD/$here/report.html" 2>/dev/null
