@@ -7,7 +7,8 @@
 # Keeps the report, the tables and the PNG plots (not the PDFs,
 # run_medians.csv, percentiles.csv, archives.csv, analysis.json), each
 # archive's provenance, and measured.csv (per archive: library, runs,
-# oversubscribed runs, the interleaved sequence).
+# oversubscribed runs, the interleaved sequence) and load.csv (the load
+# average at the submit's start and end, from campaign-log.txt).
 # Usage: docs/examples/releases/reanalyse.sh ROOT   (ROOT of measure.sh)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -72,3 +73,17 @@ row = [name, runs[0]["library"], launch_env, about.get("created", ""), len(runs)
 csv.writer(sys.stdout).writerow(row)
 PY
 done
+
+# load.csv: the submit's start and end (UTC) and the load average (1 minute)
+# then, from the "# submit start/end" lines of campaign-log.txt.
+.venv/bin/python - "$here/campaign-log.txt" >"$here/load.csv" <<'PY'
+import datetime, re, sys
+stamps = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"# submit (start|end) (\S+ \S+) UTC, load average (\S+)", line)
+    if m:
+        stamps[m.group(1)] = (datetime.datetime.fromisoformat(m.group(2)), m.group(3))
+(start, load_start), (end, load_end) = stamps["start"], stamps["end"]
+print("submit_start,submit_end,submit_seconds,load_start,load_end")
+print(f"{start:%H:%M:%S},{end:%H:%M:%S},{(end - start).seconds},{load_start},{load_end}")
+PY
