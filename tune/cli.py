@@ -12,7 +12,7 @@ from gen.envfile import read_environment
 from gen.errors import NbhError, display_path
 from gen.registry import ROOT
 from gen.workspace import build_root, now_utc
-from tune import confirm, deploy, race, report, space, target
+from tune import confirm, deploy, race, relook, report, space, target
 from tune.race import Tune, tunes_root
 
 NAME = re.compile(r"[A-Za-z0-9_.+-]+$")
@@ -44,6 +44,7 @@ def parser():
     p.add_argument("--list", action="store_true")
     p.add_argument("--no-confirm", action="store_true")
     p.add_argument("--resume", metavar="NAME")
+    p.add_argument("--relook", metavar="NAME")
     return p
 
 
@@ -156,6 +157,7 @@ def listing(plan):
               f"budget {plan['budget']} runs (the full sweep: {k * plan['sweep_nrun']}); at most "
               f"{plan['looks_at_most']} looks at p <= {plan['p_look']:.3g} each (alpha {plan['alpha']}), Holm "
               f"over the candidates and cells",
+              f"  {race.first_look_line(plan)}",
               f"  confirmation: {plan['confirm_runs']} runs each of the winner and the default on "
               f"{', '.join(plan['confirm_deployments'])}" + (" (skipped: --no-confirm)" if plan["no_confirm"] else "")]
     return "\n".join(lines)
@@ -183,6 +185,14 @@ def finish(tune):
 
 def command(argv):
     args = parser().parse_args(argv)
+    if args.relook:
+        tune = Tune(tunes_root() / args.relook)
+        if not tune.state:
+            raise NbhError(f"tune: no tune {args.relook} to look at again ({display_path(tune.path)} has no "
+                           f"{race.RECORD})")
+        print("\n".join(relook.lines(tune, relook.relook(tune))))
+        print(report.write(tune, tune.state.get("deployed", [])))
+        return 0
     if args.resume:
         tune = Tune(tunes_root() / args.resume)
         if not tune.state:

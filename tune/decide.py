@@ -54,9 +54,13 @@ def best_of(ratios, alive):
 
 
 def verdicts(tests, alive, best):
-    """{candidate: {"slower": cells, "ahead": cells, "holds": cells, "tests": n, "alike": bool}}
-    for every remaining candidate but the best, from the look's `c <= best` tests."""
+    """{candidate: {"slower": cells, "ahead": cells, "holds": cells, "tests": n,
+    "method": the tests' methods, "pairs": their fewest units, "alike": bool}}
+    for every remaining candidate but the best, from the look's `c <= best`
+    tests (method `launches` where the race's launches were interleaved:
+    its units are the pairs of launches of one slot)."""
     found = {name: {"slower": 0, "ahead": 0, "holds": 0, "tests": 0} for name in alive if name != best}
+    methods, pairs = {name: set() for name in found}, {name: [] for name in found}
     for row in tests:
         a, b = sides(row)
         if b != best or a not in found:
@@ -66,8 +70,13 @@ def verdicts(tests, alive, best):
         entry["slower"] += row["decision"] == "violated"
         entry["holds"] += row["decision"] == "holds"
         entry["ahead"] += row["ratio"] not in ("", "NA") and float(row["ratio"]) < 1
-    for entry in found.values():
+        methods[a].add(row.get("method") or "")
+        if row.get("pairs") not in (None, "", "NA"):
+            pairs[a].append(int(float(row["pairs"])))
+    for name, entry in found.items():
         entry["alike"] = entry["tests"] > 0 and entry["holds"] == entry["tests"]
+        entry["method"] = "+".join(sorted(m for m in methods[name] if m))
+        entry["pairs"] = min(pairs[name]) if pairs[name] else None
     return found
 
 

@@ -18,7 +18,7 @@ import pathlib
 import subprocess
 import sys
 
-from gen import rounds, whole_files
+from gen import power, rounds, whole_files
 from gen.envfile import read_environment
 from gen.errors import NbhError
 from gen.registry import ROOT
@@ -116,19 +116,30 @@ def look(tune, number):
     """Archive the race, order the candidates against the default, then the
     race's comparisons with the best; returns the look's record."""
     plan, race = tune.state, tune.state["race"]
-    alive, ops = race["alive"], plan["target"]["ops"]
-    varied = plan["varied"]
     folder = tune.path / "looks" / str(number)
     whole_files.make_directory(folder, exist_ok=True)
     archive = tune.nbhbench("archive", tune.workspace("race").path, echo=False).strip().splitlines()[-1]
+    record = {"look": number, "at": now_utc(), "archive": archive, "runs": runs_planned(tune.workspace("race"))}
+    record.update(decide_look(tune, archive, race["alive"], folder))
+    return record
+
+
+def decide_look(tune, archive, alive, folder):
+    """A look's two analyses of ARCHIVE in FOLDER (order/: the candidates
+    ALIVE against the default; race/: the others against the best, Holm at
+    the look's p threshold) and what they decide: the alive, the best, the
+    ratios, each candidate's verdict and who leaves. Also what `tune
+    --relook` makes again, with the analyzer of today, on a finished race's
+    archives."""
+    plan = tune.state
+    ops, varied = plan["target"]["ops"], plan["varied"]
     order_conf = folder / "order.conf"
     whole_files.write_text(order_conf, campaigns.against_default(ops, alive, varied))
     tune.nbhbench("analyze", archive, "--assess", order_conf, "--out", folder / "order", "--no-plots",
                   "--v-thres", plan["v_thres"], "--hold-ratio", plan["hold_ratio"], echo=False)
     ratios = decide.ratios_to_default(decide.read_tests(folder / "order" / "tests.csv"))
     best = decide.best_of(ratios, alive)
-    record = {"look": number, "at": now_utc(), "archive": archive, "runs": runs_planned(tune.workspace("race")),
-              "alive": list(alive), "best": best, "ratios": {k: ratios.get(k) for k in alive},
+    record = {"alive": list(alive), "best": best, "ratios": {k: ratios.get(k) for k in alive},
               "p_look": plan["p_look"], "verdicts": {}, "leaving": []}
     if len(alive) > 1:
         race_conf = folder / "race.conf"
@@ -196,6 +207,32 @@ def look_line(record, alive):
     ratio = record["ratios"].get(record["best"]) or 1
     return (f"tune: look {record['look']} after {record['runs']} runs: best {record['best']} "
             f"({ratio:.3g} x the default){gone}; {len(alive)} left{stop}")
+
+
+def first_look(plan):
+    """What the first look needs to drop a candidate (docs/tuning.md): its
+    tests (every candidate but the best against the best, on every race
+    cell), Holm's first threshold (the look's p over them), and, each test
+    over `first` pairs of launches (first - 1 degrees of freedom), t and
+    how many times the spread of the pairs' log ratios their mean must
+    reach (t / sqrt(first)); the `first` that brings that to
+    power.WEAK_SPREADS."""
+    tests = (len(plan["candidates"]) - 1) * max(len(plan["target"]["cells"]), 1)
+    threshold = plan["p_look"] / tests
+    t = power.t_quantile(threshold, plan["first"] - 1)
+    return {"tests": tests, "holm_first": threshold, "t": t, "spreads": t / plan["first"] ** 0.5,
+            "first_for_weak": power.runs_for_spreads(threshold)}
+
+
+def first_look_line(plan):
+    need = first_look(plan)
+    line = (f"first look: {need['tests']} tests, Holm's first threshold {need['holm_first']:.2g}; each over "
+            f"{plan['first']} pairs of launches ({plan['first'] - 1} degrees of freedom, t = {need['t']:.3g}): "
+            f"a candidate leaves only where its pairs' mean log ratio to the best is {need['spreads']:.3g} times "
+            "their spread or more")
+    if need["spreads"] > power.WEAK_SPREADS:
+        line += f" (--first {need['first_for_weak']}: {power.WEAK_SPREADS:g} times)"
+    return line
 
 
 def p_look(alpha, looks):

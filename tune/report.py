@@ -4,6 +4,7 @@ left), the runs it spent against the full sweep's, the confirmation table
 and the deployable files. It prints what tune.json holds; it computes
 nothing new."""
 from gen import whole_files
+from tune import race as race_module
 
 BAR, GAP, LEFT, TOP = 22, 8, 230, 40
 
@@ -47,6 +48,25 @@ def race_svg(plan):
     return "\n".join(parts) + "\n"
 
 
+def comparisons(looks):
+    """What the race's comparisons with the best were (tests.csv `method`):
+    paired by launch where its launches were interleaved."""
+    verdicts = [v for r in looks for v in r["verdicts"].values()]
+    methods = {v.get("method", "") for v in verdicts} - {""}
+    if not verdicts:
+        return "No comparison with the best was made."
+    if not methods:
+        return ("tune.json does not record how the comparisons with the best were made (a tune before it "
+                "did: `method` in looks/N/race/tests.csv says).")
+    if methods == {"launches"}:
+        return ("The comparisons with the best paired each candidate's launches with the best's by slot "
+                "(tests.csv `method` launches: the log ratio of the two run medians of each slot, a t test over "
+                "the pairs, pairs - 1 degrees of freedom).")
+    return (f"The comparisons with the best were {', '.join(sorted(methods))} (tests.csv `method`), not only paired "
+            "by launch: an `unpaired` one is the exact rank-sum of run medians, whose p is at least 1 / C(2n, n) "
+            "with n runs a side.")
+
+
 def markdown(plan, deployed):
     race, target = plan["race"], plan["target"]
     looks = race["looks"]
@@ -71,6 +91,7 @@ def markdown(plan, deployed):
               f"tests, at p ≤ "
               f"{plan['p_look']:.3g} (α = {plan['alpha']} over at most {plan['looks_at_most']} looks), "
               f"ratio threshold {plan['v_thres']}, hold ratio {plan['hold_ratio']}.", "",
+              f"{comparisons(looks)} The {race_module.first_look_line(plan)}.", "",
               "| look | runs | candidates | best | ratio of the best | leaving |", "|---|---|---|---|---|---|"]
     for r in looks:
         lines.append(f"| {r['look']} | {r['runs']} | {len(r['alive'])} | {r['best']} | "
@@ -104,24 +125,55 @@ def markdown(plan, deployed):
                 lines.append(f"- {e['deployment']}: {text}")
     else:
         lines.append("not yet run.")
+    lines += relooked(plan)
     if deployed:
         lines += ["", "## Deployable files", "", "In `deploy/`:", ""]
         lines += [f"- `{name}`: {what}" for name, what in deployed]
     return "\n".join(lines) + "\n"
 
 
+def look_rows(record):
+    """race.csv's rows of one look: a row per candidate in the race at that
+    look; `method` and `pairs` are those of its tests against the best
+    (tests.csv: `launches`, its launches paired by slot with the best's)."""
+    rows = []
+    for name in record["alive"]:
+        verdict = record["verdicts"].get(name, {})
+        rows.append({"look": record["look"], "runs": record["runs"], "candidate": name,
+                     "ratio_to_default": record["ratios"].get(name), "best": int(record["best"] == name),
+                     "tests": verdict.get("tests", ""), "method": verdict.get("method", ""),
+                     "pairs": verdict.get("pairs", ""), "slower": verdict.get("slower", ""),
+                     "holds": verdict.get("holds", ""), "leaves": int(name in record["leaving"]),
+                     "p_look": record["p_look"]})
+    return rows
+
+
+def relooked(plan):
+    """The race decided again by `tune --relook` (tune/relook.py), if it was."""
+    found = plan.get("relook")
+    if not found:
+        return []
+    lines = ["", "## The race decided again", "",
+             f"`nbhbench tune --relook` at {found['at']} (code {found.get('git_commit', 'unknown')}): the looks "
+             "made again with the analyzer of that code on the archives they had, each later look with the "
+             "candidates the replay kept (`relook/`, `relook.csv`). No run was made. "
+             + comparisons(found["looks"]), "",
+             "| look | runs | candidates | best (measured) | ratio of the best | leaving (measured) |",
+             "|---|---|---|---|---|---|"]
+    for r in found["looks"]:
+        lines.append(f"| {r['look']} | {r['runs']} | {len(r['alive'])} | {r['best']} ({r['measured']['best']}) | "
+                     f"{(r['ratios'].get(r['best']) or 1):.3g} | {', '.join(r['leaving']) or '-'} "
+                     f"({', '.join(r['measured']['leaving']) or '-'}) |")
+    lines += ["", f"**Stopped**: {found['stopped']}. **Winner**: {found['winner']}."]
+    if "confirm" in found:
+        lines += ["", "The confirmation analysed again: "
+                  + (found["confirm"].get("summary") or found["confirm"].get("skipped")) + "."]
+    return lines
+
+
 def race_rows(plan):
     """race.csv: a row per look and candidate in the race at that look."""
-    rows = []
-    for record in plan["race"]["looks"]:
-        for name in record["alive"]:
-            verdict = record["verdicts"].get(name, {})
-            rows.append({"look": record["look"], "runs": record["runs"], "candidate": name,
-                         "ratio_to_default": record["ratios"].get(name), "best": int(record["best"] == name),
-                         "tests": verdict.get("tests", ""), "slower": verdict.get("slower", ""),
-                         "holds": verdict.get("holds", ""), "leaves": int(name in record["leaving"]),
-                         "p_look": record["p_look"]})
-    return rows
+    return [row for record in plan["race"]["looks"] for row in look_rows(record)]
 
 
 def write(tune, deployed):

@@ -82,6 +82,8 @@ one_line_before_anything_runs() {
     [[ "$output" == *"alltoall_linear_sync"*"coll_tuned_alltoall_algorithm=linear_sync  [MPI_T]"* ]]
     [[ "$output" == *"left out: coll_tuned_alltoall_algorithm=ignore: the library's own choice (the default) (registry/tuning.csv)"* ]]
     [[ "$output" == *"in force by default (MPI_T): coll_tuned_alltoall_algorithm=ignore"* ]]
+    # what the first look needs of the launch-paired test: 7 candidates but the best, 2 cells
+    [[ "$output" == *"first look: 14 tests, Holm's first threshold "*"; each over 5 pairs of launches (4 degrees of freedom, t = "*"): a candidate leaves only where its pairs' mean log ratio to the best is "*" times their spread or more"* ]]
     [ ! -e "$NBH_TUNES" ]
 }
 
@@ -89,4 +91,20 @@ one_line_before_anything_runs() {
     run "$NBH" tune --resume nothing-here
     one_line_before_anything_runs
     [[ "$output" == "nbhbench: tune: no tune nothing-here to go on with ("*"/tunes/nothing-here has no tune.json)" ]]
+}
+
+@test "tune --relook of a tune that does not exist" {
+    run "$NBH" tune --relook nothing-here
+    one_line_before_anything_runs
+    [[ "$output" == "nbhbench: tune: no tune nothing-here to look at again ("*"/tunes/nothing-here has no tune.json)" ]]
+}
+
+@test "tune --relook of a tune whose race has not looked yet" {
+    mkdir -p "$NBH_TUNES/young"
+    echo '{"name": "young", "race": {"looks": []}}' >"$NBH_TUNES/young/tune.json"
+    run "$NBH" tune --relook young
+    [ "$status" -eq 2 ]
+    [ "${#lines[@]}" -eq 1 ]
+    [[ "$output" == "nbhbench: tune: young has no look to make again (its race has not looked yet)" ]]
+    [ ! -e "$NBH_TUNES/young/relook" ]
 }

@@ -11,7 +11,8 @@ import pytest
 
 from gen.envfile import read_environment
 from gen.errors import NbhError
-from tune import campaigns, confirm, decide, deploy, race, space, target
+from gen import power
+from tune import campaigns, confirm, decide, deploy, race, relook, report, space, target
 
 OPENMPI_ALGORITHM = {"name": "coll_tuned_alltoall_algorithm", "value": "ignore",
                      "choices": "0:ignore;1:linear;2:pairwise;3:modified_bruck;4:linear_sync;5:two_proc",
@@ -25,9 +26,9 @@ MPICH_ALGORITHM = {"name": "MPIR_CVAR_ALLTOALL_INTRA_ALGORITHM", "value": "0", "
                                   "algorithm"}
 
 
-def row(a, b, decision, ratio, msize="1024"):
+def row(a, b, decision, ratio, msize="1024", method="launches", pairs=5):
     return {"guideline": f"{a},op=alltoall <= {b},op=alltoall", "decision": decision, "ratio": str(ratio),
-            "msize": msize}
+            "msize": msize, "method": method, "pairs": str(pairs)}
 
 
 def test_the_best_is_the_smallest_geometric_mean_of_the_ratios_to_the_default():
@@ -45,7 +46,8 @@ def test_a_candidate_leaves_when_decided_slower_somewhere_and_ahead_nowhere():
              row("alike", "best", "holds", 1.01, "1"), row("alike", "best", "holds", 1.0, "2"),
              row("best", "slow", "violated", 0.7, "1")]   # not a race line: ignored
     found = decide.verdicts(tests, ["best", "slow", "mixed", "alike"], "best")
-    assert found["slow"] == {"slower": 1, "ahead": 0, "holds": 0, "tests": 2, "alike": False}
+    assert found["slow"] == {"slower": 1, "ahead": 0, "holds": 0, "tests": 2, "alike": False, "method": "launches",
+                             "pairs": 5}
     assert found["mixed"]["ahead"] == 1 and found["alike"]["alike"]
     assert decide.leaving(found) == ["slow"]
     assert decide.stop_reason(["best"], {}, 10, 20) == "one candidate left"
@@ -58,6 +60,87 @@ def test_the_race_shares_alpha_over_the_looks_it_can_make():
     plan = {"candidates": [{}] * 4, "first": 5, "step": 2, "budget": 36}
     assert race.looks_at_most(plan) == 1 + (36 - 20) // 4
     assert race.p_look(0.05, 5) == pytest.approx(0.01)
+
+
+def test_a_look_records_how_its_comparisons_were_made():
+    tests = [row("a", "best", "open", 1.2, "1", pairs=5), row("a", "best", "open", 1.1, "2", pairs=4),
+             row("b", "best", "open", 1.2, "1", method="unpaired", pairs="")]
+    found = decide.verdicts(tests, ["best", "a", "b"], "best")
+    assert (found["a"]["method"], found["a"]["pairs"]) == ("launches", 4), "the fewest pairs of its tests"
+    assert (found["b"]["method"], found["b"]["pairs"]) == ("unpaired", None)
+    paired = [{"verdicts": {"a": found["a"]}}]
+    assert report.comparisons(paired).startswith("The comparisons with the best paired each candidate's launches")
+    mixed = [{"verdicts": found}]
+    assert "launches, unpaired" in report.comparisons(mixed) and "1 / C(2n, n)" in report.comparisons(mixed)
+    rows = report.look_rows({"look": 1, "runs": 15, "alive": ["best", "a", "b"], "best": "best",
+                             "ratios": {"best": 0.5, "a": 0.6, "b": 0.7}, "verdicts": found, "leaving": [],
+                             "p_look": 0.05})
+    assert [(r["candidate"], r["method"], r["pairs"]) for r in rows] == [("best", "", ""), ("a", "launches", 4),
+                                                                         ("b", "unpaired", None)]
+
+
+def test_the_first_look_needs_agreeing_launches_not_a_number_of_runs():
+    """With the launch-paired test a look's p has no floor (the exact
+    rank-sum of n run medians a side has 1 / C(2n, n)): what the first look
+    needs is that the pairs' log ratios agree, t / sqrt(first) times their
+    spread."""
+    plan = {"candidates": [{}] * 6, "first": 4, "target": {"cells": [{}]}, "p_look": 0.025}
+    need = race.first_look(plan)
+    assert need["tests"] == 5 and need["holm_first"] == pytest.approx(0.005)
+    assert power.t_upper(need["t"], 3) == pytest.approx(0.005, rel=1e-6)
+    assert need["spreads"] == pytest.approx(need["t"] / 2) and need["t"] == pytest.approx(5.841, abs=0.001)
+    line = race.first_look_line(plan)
+    assert "5 tests, Holm's first threshold 0.005; each over 4 pairs of launches (3 degrees of freedom, t = 5.84)" in line
+    assert "--first" not in line, "2.92 spreads: within power.WEAK_SPREADS"
+    many = dict(plan, first=3, target={"cells": [{}] * 15}, p_look=0.05)
+    need = race.first_look(many)
+    assert need["tests"] == 75 and need["first_for_weak"] == power.runs_for_spreads(0.05 / 75)
+    assert race.first_look_line(many).endswith(f"(--first {need['first_for_weak']}: 3 times)")
+
+
+def measured_race(looks, candidates=("default", "a", "b", "c"), first=4, step=2, budget=40):
+    """A finished race's plan: LOOKS as (alive, leaving) of each measured look."""
+    return {"candidates": [{"name": n} for n in candidates], "first": first, "step": step, "budget": budget,
+            "race": {"looks": [{"look": i, "archive": f"arch{i}", "alive": list(alive), "best": alive[0],
+                                "leaving": list(leaving)} for i, (alive, leaving) in enumerate(looks, 1)]}}
+
+
+def fake_look(leaves, holds=()):
+    """decide_look that drops LEAVES[number] and finds HOLDS alike the best."""
+    seen = []
+
+    def decide_look(number, archive, alive):
+        seen.append((number, archive, list(alive)))
+        verdicts = {n: {"slower": int(n in leaves.get(number, ())), "ahead": 0, "holds": 0, "tests": 1,
+                        "alike": n in holds} for n in alive if n != alive[0]}
+        return {"alive": list(alive), "best": alive[0], "ratios": {n: 1.0 for n in alive}, "p_look": 0.01,
+                "verdicts": verdicts, "leaving": list(leaves.get(number, ()))}
+    return decide_look, seen
+
+
+def test_a_relook_replays_the_race_on_the_archives_it_had():
+    # The race dropped nothing in two looks; the replay drops b and c at look 1.
+    plan = measured_race([(("default", "a", "b", "c"), ()), (("default", "a", "b", "c"), ())])
+    decide_look, seen = fake_look({1: ("b", "c")})
+    records, reason, winner = relook.replay(plan, decide_look)
+    assert seen == [(1, "arch1", ["default", "a", "b", "c"]), (2, "arch2", ["default", "a"])]
+    assert [r["runs"] for r in records] == [16, 20], "the replay's runs: 4 each, then 2 more of the two it kept"
+    assert reason == "the measured race ends: no later look was measured" and winner == "default"
+    # It stops where the race would have stopped: one candidate left.
+    decide_look, seen = fake_look({1: ("a", "b", "c")})
+    records, reason, _ = relook.replay(plan, decide_look)
+    assert len(records) == 1 and reason == "one candidate left" and len(seen) == 1
+    # The budget: 16 runs, then 4 x 2 more would be 24 > 20.
+    records, reason, _ = relook.replay(dict(plan, budget=20), fake_look({})[0])
+    assert len(records) == 1 and reason == "the budget is spent"
+
+
+def test_a_relook_cannot_go_where_the_race_never_ran():
+    # The race dropped b at look 1; a replay that keeps b has no runs of b after it.
+    plan = measured_race([(("default", "a", "b"), ("b",)), (("default", "a"), ())], candidates=("default", "a", "b"))
+    records, reason, _ = relook.replay(plan, fake_look({})[0])
+    assert len(records) == 1 and records[0]["measured"]["leaving"] == ["b"]
+    assert reason == "the measured race ends: b left it before look 2, whose runs were never made"
 
 
 class Env:
