@@ -2,7 +2,7 @@
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
 #           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--method=M] [--include-mismatched]
-#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...]
+#           [--fail-on-violation] [--no-plots] [--pdf] [--max-plots=N] [--baseline=ARCHIVE ...]
 #           [--history=DB] [--history-by=date|release] [--fail-on-change] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
@@ -16,7 +16,7 @@
 parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
   default <- function(name) analysis_default(registry, name)
   opts <- list(assess = NULL, p_thres = default("p_thres"), v_thres = default("v_thres"), fail = FALSE,
-               plots = TRUE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
+               plots = TRUE, pdf = FALSE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
                include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character(),
                history = NULL, history_by = "date", fail_on_change = FALSE)
   split <- match("--", args)
@@ -42,6 +42,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--history-by" = opts$history_by <- value,
            "--fail-on-change" = opts$fail_on_change <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
+           "--pdf" = opts$pdf <- TRUE,
            input_error("unknown option ", a))
   }
   if (is.null(opts$out) || !length(opts$archives)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
@@ -86,7 +87,7 @@ main <- function(args) {
                   " has measurements on both sides (see the warnings above)")
     }
     if (length(opts$baseline)) result$regression <- regress_archives(result, opts$baseline)
-    settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
+    settings <- list(out = opts$out, plots = opts$plots, pdf = opts$pdf, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"), history = opts$history,
                      history_by = opts$history_by)

@@ -116,7 +116,7 @@ static void sync_record(const struct sync_run *sync, const struct repetitions *r
 {
     int n = (int)reps->valid_count, rank;
     MPI_Comm_rank(sync->base, &rank);
-    double mine[2] = {sync->prepare_seconds + sync->measure_seconds, sync->offset}, most[2], least;
+    double mine[2] = {sync->prepare_seconds, sync->offset}, most[2], least;
     MPI_Reduce(lateness, latest, n, MPI_DOUBLE, MPI_MAX, 0, sync->base);
     MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, sync->base);
     MPI_Reduce(&sync->offset, &least, 1, MPI_DOUBLE, MPI_MIN, 0, sync->base);
@@ -127,19 +127,6 @@ static void sync_record(const struct sync_run *sync, const struct repetitions *r
     prep->window_seconds = sync->window;
     prep->start_skew = median(latest, (size_t)n);
     prep->invalid = reps->attempts - reps->valid_count;
-}
-
-/* The start skew measured after the repetitions (sync/start_skew.h), over
- * the valid ones (the warm-up's `first` starts come before): rank 0's prep. */
-static void skew_record(const struct sync_run *sync, long first, const struct repetitions *reps,
-                        struct preparation *prep)
-{
-    int rank;
-    MPI_Comm_rank(sync->base, &rank);
-    if (rank != 0)
-        return;
-    prep->measured_skew = start_skew_median(sync, first, reps->valid, reps->attempts);
-    prep->skew_bound = sync->skew_bound;
 }
 
 /* Rank 0: every process's row of PREFIX.ranks.csv, in rank order (NULL
@@ -273,6 +260,7 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     struct sync_run sync;
     sync_run_init(&sync, e->sync, ctx.comm, ctx.base);
     sync.measure |= settings->measure_skew;
+    sync.each = settings->sync_each_experiment;
     struct arrival_plan arrival;
     arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs, slot->round);
     arrival.yield = clock_host_oversubscribed(ctx.base);  /* asked once per run */
@@ -305,8 +293,6 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     MPI_Reduce(&ctx.init_seconds, &init_slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     if (e->sync == SYNC_clock)
         sync_record(&sync, &reps, lateness, latest, &prep);
-    if (sync.measure)
-        skew_record(&sync, warm.attempts, &reps, &prep);
     struct rank_row *ranks = settings->ranks && operation_table[e->op].moves_data
                                  ? rank_rows(&ctx, &reps, e) : NULL;
     if (settings->dump_delays && operation_table[e->op].moves_data)
@@ -332,14 +318,16 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
         output_results(out, e, slot, (long)n, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
         prep.reps = (long)n;
-        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout || prep.sync_seconds >= 0 ||
-            sync.measure)
+        /* a measured start's row waits for the round's skew measurement (sync/start_skew.h) */
+        if (!sync.measure && (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout ||
+                              prep.sync_seconds >= 0))
             output_preparation(out, e, slot->round, &prep);
         if (ranks)
             output_ranks(out, e, slot->round, ctx.nprocs, ranks);
         status = output_end_experiment(out);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
+    start_skew_defer(&sync, e, slot->round, warm.attempts, reps.valid, reps.attempts, &prep);
     free(ranks);
     free(seconds);
     free(warm_slowest);

@@ -16,6 +16,7 @@ struct run_settings {
     int ranks;              /* write PREFIX.ranks.csv rows (the input has an arrival pattern) */
     int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
     int measure_skew;       /* measure barrier starts' skew too (sync/start_skew.h; clock: always) */
+    int sync_each_experiment; /* clock: estimate and measure around every experiment round (sync/clock.c) */
 };
 
 /* Runs one round of an experiment on every process of base (rounds.h):

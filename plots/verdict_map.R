@@ -124,9 +124,9 @@ verdict_map_size <- function(plot, data) {
     height = max(3.4, 1.9 + heads$height + sum(0.1 + 0.15 * lengths(labels))))
 }
 
-# Writes the map (render_plots) at the size it needs.
-render_verdict_map <- function(pd, dir) {
-  if (!nrow(pd$plots)) return(render_plots(pd, verdict_map, dir))
+# The map at the size it needs (plots/render_plots.R: plot_set).
+verdict_map_set <- function(pd) {
+  if (!nrow(pd$plots)) return(plot_set(pd, verdict_map))
   size <- verdict_map_size(pd$plots, pd$data)
-  render_plots(pd, verdict_map, dir, width = size[["width"]], height = size[["height"]])
+  plot_set(pd, verdict_map, width = size[["width"]], height = size[["height"]])
 }

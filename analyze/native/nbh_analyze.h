@@ -74,6 +74,10 @@ SEXP nbh_shift_interval(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP tes
 SEXP nbh_queue_new(void);
 SEXP nbh_queue_take(SEXP queue);
 
+/* progress_tally.c */
+SEXP nbh_tally_new(void);
+SEXP nbh_tally_add(SEXP tally, SEXP item, SEXP seconds);
+
 /* count_lines.c */
 SEXP nbh_count_lines(SEXP file);
 

@@ -14,6 +14,8 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_log_median_var, 4),
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),
+    ROUTINE(nbh_tally_new, 0),
+    ROUTINE(nbh_tally_add, 3),
     ROUTINE(nbh_count_lines, 1),
     ROUTINE(nbh_cell_medians, 4),
     ROUTINE(nbh_store_new, 1),

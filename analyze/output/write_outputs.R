@@ -7,7 +7,8 @@
 # (only when the archives hold graph experiments), percentiles.csv (tail
 # latencies), plan.csv (where two-level tests were made: what more runs or
 # rounds would give, plan_repetitions), break_even.csv (where persistent operations and their
-# blocking forms were measured), plots/ (PNG and PDF; the verdict map,
+# blocking forms were measured), plots/ (PNG, and PDF with --pdf: every
+# kind drawn in one pass, plots/render_plots.R; the verdict map,
 # plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R); for the results history
@@ -50,40 +51,22 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- layout_plots <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
   progress("writing the tables and drawing the plots of ", nrow(tt), " tests")
+  drawn <- list()
   if (isTRUE(settings$plots)) {
-    vt <- violation_table(tt)
-    groups <- unique(vt[order(-ratio), .(guideline_no, group)])
-    calls <- closest_call_plots(tt, closest)
-    limit <- if (is.null(settings$max_plots)) Inf else settings$max_plots
-    settings$left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
-    groups <- head(groups, limit)
-    setorder(groups, guideline_no, group)
-    overview <- render_plots(overview_data(tt, groups, shown), overview_plot, dir)
-    # A computed side (GL16) has no raw times of its own to box.
-    chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
-    setorder(chosen, guideline_no, group, test)
-    focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
-    calls <- head(calls, limit)
-    setorder(calls, guideline_no, group)
-    close_plots <- render_plots(overview_data(tt, calls, shown, closest = TRUE), overview_plot, dir)
-    for (o in list(overview, close_plots)) {
+    planned <- analysis_plot_sets(result, tt, summary, closest, settings)
+    settings$left_out <- planned$left_out
+    drawn <- render_plot_sets(planned$sets, dir, plot_formats(settings$pdf))
+    for (o in drawn[c("overview", "closest")]) {
       if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
     }
-    heatmaps <- render_plots(graph_volume_data(graphs), graph_heatmap, dir, width = 6, height = 5)
-    if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
+    if (nrow(drawn$focus)) tt[drawn$focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
-    overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
-                                  overlap_plot, dir, height = 6)
-    layout_plots <- render_plots(characterization_plot_data(result$characterization %||% data.table(), params,
-                                                            result$registry$layouts),
-                                 characterization_plot, dir, height = 6)
-    verdict <- render_verdict_map(verdict_map_data(summary, result$p_thres), dir)
   }
+  none <- data.table()
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
   write_csv(violation_table(tt)[, cols, with = FALSE], file.path(dir, "violations.csv"))
@@ -111,11 +94,13 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   if (!is.null(settings$history)) history_written()   # the history (--history) reads its tables
   history <- history_fragment(settings, dir)
-  regression_plots <- write_regression(result$regression, settings, dir, params)
-  arrival_plots <- write_arrival(result, settings, dir)
-  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps, verdict = verdict,
-                characterization = layout_plots, arrival = arrival_plots)
+  write_regression(result$regression, dir)
+  write_arrival(result, dir)
+  regression_plots <- if (is.null(result$regression)) NULL else drawn$regression %||% none
+  plots <- list(overview = drawn$overview %||% none, focus = drawn$focus %||% none,
+                closest = drawn$closest %||% none, overlap = drawn$overlap %||% none,
+                heatmaps = drawn$heatmaps %||% none, verdict = drawn$verdict %||% none,
+                characterization = drawn$characterization %||% none, arrival = drawn$arrival %||% none)
   progress("writing the report")
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, shown, settings))
@@ -123,10 +108,45 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
   history_written()
-  list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
-       closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
+  list(tests = tt, summary = summary, overview = plots$overview, focus = plots$focus, closest = closest,
+       closest_plots = plots$closest, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
        regression = result$regression$table, regression_plots = regression_plots,
        history_changes = history_change_lines(history))
+}
+
+# Every plot of the analysis (plots/render_plot_sets), as list(sets, left_out):
+# sets, a named list of plot_set, every kind in one pass, the focus plots
+# (the slowest to draw) first; left_out, how many --max-plots left out.
+analysis_plot_sets <- function(result, tt, summary, closest, settings) {
+  params <- result$params$name
+  shown <- result$shown_params %||% params
+  vt <- violation_table(tt)
+  groups <- unique(vt[order(-ratio), .(guideline_no, group)])
+  calls <- closest_call_plots(tt, closest)
+  limit <- if (is.null(settings$max_plots)) Inf else settings$max_plots
+  left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
+  groups <- head(groups, limit)
+  setorder(groups, guideline_no, group)
+  # A computed side (GL16) has no raw times of its own to box.
+  chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
+  setorder(chosen, guideline_no, group, test)
+  calls <- head(calls, limit)
+  setorder(calls, guideline_no, group)
+  graphs <- if (is.null(result$graphs)) data.table() else result$graphs
+  sets <- list(
+    focus = plot_set(focus_data(result, chosen), focus_plot),
+    overview = plot_set(overview_data(tt, groups, shown), overview_plot),
+    closest = plot_set(overview_data(tt, calls, shown, closest = TRUE), overview_plot),
+    heatmaps = plot_set(graph_volume_data(graphs), graph_heatmap, width = 6, height = 5),
+    overlap = plot_set(overlap_plot_data(result$overlap, result$registry$operations, params), overlap_plot,
+                       height = 6),
+    characterization = plot_set(characterization_plot_data(result$characterization %||% data.table(), params,
+                                                            result$registry$layouts),
+                                characterization_plot, height = 6),
+    verdict = verdict_map_set(verdict_map_data(summary, result$p_thres)),
+    regression = regression_plot_set(result$regression, params),
+    arrival = arrival_plot_set(result, settings))
+  list(sets = Filter(Negate(is.null), sets), left_out = left_out)
 }
 
 # The tables of a tuning study: heal (heal_table), sets (heal_summary) and

@@ -98,18 +98,18 @@ test_that("heading anchors: GitHub's, unique, the same in both files", {
   expect_equal(entries$level, c(2L, 3L, 2L, 2L, 3L, 2L))
 })
 
-test_that("plots: PNG and PDF of each overview and focus plot; --max-plots and --no-plots", {
+test_that("plots: a PNG of each overview and focus plot; --max-plots and --no-plots", {
   files <- list.files(file.path(a$dir, "plots"))
   expect_equal(sum(grepl("^overview-.*\\.png$", files)), 3L)
-  expect_equal(sum(grepl("^focus-.*\\.pdf$", files)), 3L)
+  expect_equal(sum(grepl("^focus-.*\\.png$", files)), 3L)
   # Closest calls where a guideline has no violation: GL4 and GL9 in 2x4,
   # GL11 in both deployments, GL12 in 1x4.
   expect_equal(sub("-g[0-9]+\\.png$", "", grep("^closest-.*\\.png$", files, value = TRUE)),
                c("closest-01-GL4", "closest-02-GL9", "closest-03-GL11", "closest-03-GL11", "closest-04-GL12"))
-  expect_true(all(c("verdict-map.png", "verdict-map.pdf") %in% files))
-  expect_length(files, 24L)
+  expect_true("verdict-map.png" %in% files)
+  expect_length(files, 12L)
   b <- analysed(max_plots = 1L)   # one of each kind, and the verdict map
-  expect_length(list.files(file.path(b$dir, "plots")), 8L)
+  expect_length(list.files(file.path(b$dir, "plots")), 4L)
   expect_true(any(grepl("8 plots left out (--max-plots 1)", readLines(file.path(b$dir, "report.md")), fixed = TRUE)))
   c <- analysed(plots = FALSE)
   expect_length(list.files(file.path(c$dir, "plots")), 0L)

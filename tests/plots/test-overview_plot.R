@@ -51,10 +51,10 @@ test_that("two sides a few per mille apart at one level (an A/A pair) are not dr
   expect_equal(least_span(c(10, 40)), numeric())
 })
 
-test_that("render_plots writes a PNG and a PDF per plot", {
+test_that("render_plots writes a PNG and, asked for, a PDF per plot", {
   od <- overview_data(tt, groups[1], result$params$name)
   dir <- tempfile("plots-")
-  out <- render_plots(od, overview_plot, dir)
+  out <- render_plots(od, overview_plot, dir, formats = plot_formats(pdf = TRUE))
   png <- file.path(dir, "plots", "overview-01-GL4-g001.png")
   pdf <- file.path(dir, "plots", "overview-01-GL4-g001.pdf")
   expect_equal(out$png, "plots/overview-01-GL4-g001.png")

@@ -5,6 +5,7 @@
 
 #include "arrival.h"
 #include "sync/clock_model.h"
+#include "sync/start_skew.h"
 #include "tap.h"
 
 static struct experiment experiment(enum arrival pattern, double us, int late_rank)
@@ -116,8 +117,64 @@ static void test_clock_fit(void)
           clock_global(&m, 1000) - 1005);
 }
 
+/* The model's error bound as it ages, and when it calls for a
+ * resynchronisation (clock_bound_at, clock_resync_due). */
+static void test_clock_bound(void)
+{
+    struct fitpoint points[64];
+    /* 8 fitpoints over 1 ms, bounds 2 us: the drift is the prior's (100 ppm) */
+    for (int i = 0; i < 8; i++)
+        points[i] = (struct fitpoint){1000 + 125e-6 * i, 5, 2e-6};
+    struct clock_model m;
+    clock_model_fit(points, 8, &m);
+    CHECK(fabs(m.bound - 2e-6) < 1e-12 && m.drift_sd > 0.99 * CLOCK_DRIFT_PRIOR && m.drift_sd <= CLOCK_DRIFT_PRIOR,
+          "a millisecond of fitpoints leaves the drift's uncertainty at the prior's (%.3g)", m.drift_sd);
+    CHECK(fabs(clock_bound_at(&m, m.at + 0.01) - (m.bound + 0.01 * m.drift_sd)) < 1e-12 &&
+          fabs(clock_bound_at(&m, m.at - 0.01) - clock_bound_at(&m, m.at + 0.01)) < 1e-12,
+          "the bound grows by the drift's uncertainty over the distance from the fit's centre");
+    CHECK(fabs(m.latest - (1000 + 7 * 125e-6)) < 1e-12, "the newest fitpoint's time is kept");
+    /* due when the bound has grown since the newest fitpoint by what it was then */
+    double due = clock_resync_due(&m), then = clock_bound_at(&m, m.latest);
+    CHECK(fabs(due - clock_global(&m, m.latest) - then / m.drift_sd) < 1e-9,
+          "a resynchronisation is due %.1f ms after the newest fitpoint", (due - clock_global(&m, m.latest)) * 1e3);
+    double first_gap = due - clock_global(&m, m.latest);
+    /* 40 fitpoints over 10 s: the drift is known, the next one far off */
+    for (int i = 0; i < 40; i++)
+        points[i] = (struct fitpoint){1000 + 0.25 * i, 5 + 20e-6 * (0.25 * i), 2e-6};
+    clock_model_fit(points, 40, &m);
+    double gap = clock_resync_due(&m) - clock_global(&m, m.latest);
+    CHECK(m.drift_sd < 1e-6 && gap > 100 * first_gap,
+          "fitpoints spread over seconds: the drift's uncertainty %.2g, the next resynchronisation %.0f s away",
+          m.drift_sd, gap);
+    /* the true error of the model stays within its bound as it ages: a
+     * clock drifting 20 ppm, fitted on a millisecond (the prior shrinks the
+     * drift to almost 0), checked 0.1 s later */
+    for (int i = 0; i < 8; i++)
+        points[i] = (struct fitpoint){1000 + 125e-6 * i, 5 + 20e-6 * (125e-6 * i), 2e-6};
+    clock_model_fit(points, 8, &m);
+    double t = m.latest + 0.1, truth = t + 5 + 20e-6 * (t - 1000);
+    CHECK(fabs(clock_global(&m, t) - truth) <= clock_bound_at(&m, t),
+          "0.1 s on, the model is %.2f us off, within its bound of %.2f us", fabs(clock_global(&m, t) - truth) * 1e6,
+          clock_bound_at(&m, t) * 1e6);
+    /* rank 0's model: no drift to be uncertain of, never due */
+    struct clock_model identity = {0, 0, 0, 0, 0, 0};
+    CHECK(isinf(clock_resync_due(&identity)), "rank 0's identity model is never due");
+}
+
+static void test_skew_median(void)
+{
+    double values[] = {5, 1, 9, 3, 7};
+    unsigned char valid[] = {1, 0, 1, 1, 0};
+    CHECK(start_skew_median(values, valid, 5) == 5, "the median of the valid starts' spreads (5, 9, 3)");
+    double none[] = {1, 2};
+    unsigned char invalid[] = {0, 0};
+    CHECK(start_skew_median(none, invalid, 2) == -1, "no valid start: -1");
+}
+
 void test_arrival(void)
 {
     test_patterns();
     test_clock_fit();
+    test_clock_bound();
+    test_skew_median();
 }

@@ -1,7 +1,7 @@
 /* The packings' copy loops and the buffers they work on, without MPI:
  * the cache-blocked loops (manual_tiled) move exactly what the plain ones
- * (manual) move, for whole and partial micro tiles of every element size
- * and both directions; a block that goes to MPI_PROC_NULL alone is not
+ * (manual) move, bit for bit, for whole and partial micro tiles, transpose
+ * tiles and their groups, of every element size and both directions; a block that goes to MPI_PROC_NULL alone is not
  * packed; every data buffer is written (no page left to the shared zero
  * page) and aligned to a cache line. */
 #include <stdint.h>
@@ -51,7 +51,9 @@ static int same_as_plain(const struct run_box *b, size_t span, int gather)
 static void test_tiled_copies(void)
 {
     size_t lengths[] = {1, 2, 4, 8, 3};  /* 3: the generic element */
-    long sizes[][2] = {{64, 64}, {128, 72}, {70, 130}, {5, 9}, {600, 40}};
+    /* whole and partial micro tiles, transpose tiles (at least 8 x 8) and their groups (at
+     * least one tile), odd counts (the 2 x 2 moves of doubles) */
+    long sizes[][2] = {{64, 64}, {128, 72}, {70, 130}, {5, 9}, {600, 40}, {33, 35}, {300, 260}};
     for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
         int ok = 1;
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
