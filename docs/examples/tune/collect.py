@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 """Copies what docs/examples/tune shows from the folder reproduce.sh wrote,
 and sums each case up in cases.csv, the machine's load at each step in
-steps.csv (from OUT/steps.log) and, given the earlier tunes decided again
-with `nbhbench tune --relook`, each of those in earlier.csv (the
+steps.csv (from OUT/steps.log) and, given the cases' tunes decided again
+with `nbhbench tune --relook`, each of those in relooked.csv (the
 write-up's claims read them).
 
-usage: docs/examples/tune/collect.py OUT [EARLIER]
+usage: docs/examples/tune/collect.py OUT [RELOOKED]
 
-EARLIER: a folder of tunes (NBH_TUNES) on which `nbhbench tune --relook
-NAME` ran; their races' looks as measured and as made again are copied to
-earlier/NAME.
+RELOOKED: a folder of the cases' tunes (NBH_TUNES; a copy of OUT/tunes,
+or tunes measured earlier) on which `nbhbench tune --relook NAME` ran;
+what the replay wrote is copied to relooked/NAME.
 """
 import csv
 import json
@@ -148,25 +148,23 @@ def steps(out):
     return rows
 
 
-def earlier(tunes):
-    """earlier.csv and earlier/NAME: each tune of TUNES whose race `tune
+def relooked(tunes):
+    """relooked.csv and relooked/NAME: each tune of TUNES whose race `tune
     --relook` decided again: its race as measured and as made again."""
     rows = []
     for name in CASES:
         tune = tunes / name
         if not (tune / "relook.csv").is_file():
             continue
-        target = HERE / "earlier" / name
+        target = HERE / "relooked" / name
         if target.exists():
             shutil.rmtree(target)
         plan = json.loads((tune / "tune.json").read_text())
         found = plan["relook"]
-        for item in ("relook.csv", "race.csv", "confirmation.csv", "relook/confirmation.csv", "relook/confirm/tests.csv"):
+        for item in ("relook.csv", "relook/confirmation.csv", "relook/confirm/tests.csv"):
             copy(tune / item, target / item)
         measured = [r["look"] for r in plan["race"]["looks"]]
         again = [r["look"] for r in found["looks"]]
-        for look in measured:
-            copy(tune / "looks" / str(look) / "race" / "tests.csv", target / "looks" / str(look) / "race" / "tests.csv")
         for look in again:
             for item in ("order/tests.csv", "race/tests.csv"):
                 copy(tune / "relook" / str(look) / item, target / "relook" / str(look) / item)
@@ -181,7 +179,7 @@ def earlier(tunes):
             **{f"measured_{k}": v for k, v in before.items()}, **after,
             **confirmation(found.get("confirm", {}), plan["target"]["deployment"]),
         })
-    write(HERE / "earlier.csv", rows)
+    write(HERE / "relooked.csv", rows)
     return rows
 
 
@@ -192,5 +190,5 @@ if __name__ == "__main__":
         print(row["case"], row["race_runs"], "of", row["sweep_runs"], row["winner"], row["confirm_summary"])
     steps(pathlib.Path(sys.argv[1]))
     if len(sys.argv) == 3:
-        for row in earlier(pathlib.Path(sys.argv[2])):
-            print("earlier", row["case"], row["winner"], row["stop"], row["confirm_summary"])
+        for row in relooked(pathlib.Path(sys.argv[2])):
+            print("relooked", row["case"], row["winner"], row["stop"], row["confirm_summary"])
