@@ -3,8 +3,10 @@ provenance read), or an archive, analysed first on its own (`nbhbench
 analyze ARCHIVE --no-plots`, with the archive's own assessment and the
 default thresholds). One entry per analysis, in one transaction: a
 failure leaves the history as it was. An analysis whose archives are all
-in the history already is a no-op; one that shares some of them with an
-entry is refused (its runs would count twice)."""
+in the history already is a no-op, and so is an archive whose launches
+(its runs' attempts, history/archive_files.py) all are (the same workspace
+archived again); one that shares some of them with an entry is refused
+(its runs would count twice)."""
 import datetime
 import json
 import os
@@ -92,6 +94,8 @@ def add(db, path):
     if is_archive(path):
         archive = read_archive(path)
         known = entry_of_archives(db, [archive])
+        if known is None:
+            known = entry_of_launches(db, [archive])
         if known is not None:
             return known, False
         with tempfile.TemporaryDirectory(prefix="nbh-history-") as scratch:
@@ -118,6 +122,34 @@ def entry_of_archives(db, archives):
                    "archives: analyse it with the same archives, or add the others on their own")
 
 
+def entry_of_launches(db, archives):
+    """The entry that holds every launch of ARCHIVES already (an archive made
+    again from the same workspace: another manifest, the same runs), None
+    if it holds none of them; refuses ARCHIVES that share some launches
+    with the history (their runs would count twice)."""
+    mine = {digest: (run_id, attempt) for a in archives for run_id, attempt, digest in a["launches"]}
+    if not mine:
+        return None
+    digests = sorted(mine)
+    rows = []
+    for start in range(0, len(digests), 500):
+        part = digests[start:start + 500]
+        rows += db.query(f"SELECT l.launch, a.entry_id, a.name FROM launches l JOIN archives a ON a.id = l.archive_id "
+                         f"WHERE l.launch IN ({','.join('?' * len(part))})", part)
+    if not rows:
+        return None
+    entries = {r[1] for r in rows}
+    if len(rows) == len(mine) and len(entries) == 1:
+        return rows[0][1]
+    first = min(rows, key=lambda r: (mine[r[0]][0], mine[r[0]][1] or 0))
+    run_id, attempt = mine[first[0]]
+    run = f"run {run_id}" + (f" attempt {attempt}" if attempt is not None else "")
+    names = ", ".join(a["name"] for a in archives)
+    raise NbhError(f"{names}: {len(rows)} of its {len(mine)} launches are in the history {shown(db.location)} "
+                   f"already (entry {first[1]}, archive {first[2]}: {run}): an archive of the same workspace, "
+                   "whose runs would count twice; add the archive that holds all of them on its own")
+
+
 def add_analysis(db, analysis, source, archives=None):
     """Adds ANALYSIS (an Analysis); ARCHIVES: read_archive of its archives,
     read here when not given. (entry id, whether it was added)."""
@@ -125,6 +157,8 @@ def add_analysis(db, analysis, source, archives=None):
         archives = [read_archive(d) for d in analysis.archives["directory"]]
     db.lock()
     known = entry_of_archives(db, archives)
+    if known is None:
+        known = entry_of_launches(db, archives)
     if known is not None:
         db.rollback()
         return known, False
@@ -149,6 +183,8 @@ def insert_entry(db, analysis, source, archives):
         archive_ids[a["name"]] = db.insert(
             f"INSERT INTO archives (entry_id, {', '.join(ARCHIVE_COLUMNS)}) "
             f"VALUES (?, {', '.join('?' * len(ARCHIVE_COLUMNS))})", [entry] + [a[c] for c in ARCHIVE_COLUMNS])
+        db.executemany("INSERT INTO launches (launch, archive_id, run_id, attempt) VALUES (?, ?, ?, ?)",
+                       [(digest, archive_ids[a["name"]], run_id, attempt) for run_id, attempt, digest in a["launches"]])
     runs = analysis.run_medians[["archive", "run_id"]].drop_duplicates().reset_index(drop=True)
     unknown = sorted(set(runs["archive"]) - set(archive_ids))
     if unknown:

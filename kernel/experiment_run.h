@@ -21,7 +21,9 @@ struct run_settings {
 
 /* Runs one round of an experiment on every process of base (rounds.h):
  * builds the neighborhood, the topology communicator and the setup afresh
- * (buffers, datatypes, persistent requests), times the experiment's warm-up
+ * (buffers, datatypes, persistent requests), with what the round draws
+ * (a RAND order, uniform delays, the buffers' places) drawn from each
+ * process's seed of the round (experiment_round_seed), times the experiment's warm-up
  * and then the slot's repetitions, frees it all again, reduces the times
  * (MAX over processes) to rank 0, which writes them. Only the busy work a
  * work_factor gives is kept across rounds (work_factor.c). Sets the number

@@ -1,10 +1,12 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
-# closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
+# closest.csv, heal.csv, heal_sets.csv and set_comparison.csv (with several
+# library parameter sets), warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured),
 # characterization.csv (where layouts meet contiguous data), arrival.csv
 # and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), percentiles.csv (tail
-# latencies), break_even.csv (where persistent operations and their
+# latencies), plan.csv (where two-level tests were made: what more runs or
+# rounds would give, plan_repetitions), break_even.csv (where persistent operations and their
 # blocking forms were measured), plots/ (PNG, and PDF with --pdf: every
 # kind drawn in one pass, plots/render_plots.R; the verdict map,
 # plots/verdict-map.png, opens the report) and
@@ -19,8 +21,9 @@
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", "statistic", "method", params, "a_params", "b_params",
-    "runs_a", "runs_b", "pairs",
-    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
+    "runs_a", "runs_b", "pairs", "df",
+    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_reverse", "p_adjusted",
+    "var_launch", "var_round", "launch_share", "slower",
     "violated", "decision", "decided_round", "look_decisions", "p_look", "ci_level_look", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
@@ -51,6 +54,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
+  progress("writing the tables and drawing the plots of ", nrow(tt), " tests")
   drawn <- list()
   if (isTRUE(settings$plots)) {
     planned <- analysis_plot_sets(result, tt, summary, closest, settings)
@@ -67,14 +71,19 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
   write_csv(violation_table(tt)[, cols, with = FALSE], file.path(dir, "violations.csv"))
   write_csv(closest[, c(intersect(cols, names(closest)), "short_of"), with = FALSE], file.path(dir, "closest.csv"))
-  write_csv(tuning$heal, file.path(dir, "heal.csv"))
-  write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
-  write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  if (length(result$param_sets) > 1L) {   # one set heals nothing: no empty files
+    write_csv(tuning$heal, file.path(dir, "heal.csv"))
+    write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
+    write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  }
   if (nrow(result$overlap)) {
     write_csv(result$overlap[, !c("cell", "pure_cell")], file.path(dir, "overlap.csv"))
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
+  plan <- result$plan <- plan_repetitions(tt, result$costs, result$hold_ratio %||% result$v_thres,
+                                          result$ci_level %||% 0.95)
+  if (nrow(plan)) write_csv(plan, file.path(dir, "plan.csv"))
   pt <- result$percentile_rows <- percentile_table(result)   # the report's tail section reads them too
   if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
   be <- break_even_table(result)
@@ -92,6 +101,7 @@ write_analysis <- function(result, settings, warnings, dir) {
                 closest = drawn$closest %||% none, overlap = drawn$overlap %||% none,
                 heatmaps = drawn$heatmaps %||% none, verdict = drawn$verdict %||% none,
                 characterization = drawn$characterization %||% none, arrival = drawn$arrival %||% none)
+  progress("writing the report")
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, shown, settings))
   blocks <- with_history_blocks(blocks, history_blocks(history))

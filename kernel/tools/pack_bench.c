@@ -65,9 +65,9 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
     describe(g, MPI_DOUBLE, layout_normal(g->params.layout), side, index, &t.d);
     MPI_Type_commit(&t.d.type);
     t.bytes = box_bytes(&t.box);
-    t.layout = data_buffer(buffer);  /* written, aligned: as the kernel's (data_buffers.h) */
-    t.packed = data_buffer(t.bytes);
-    t.copy = data_buffer(t.bytes);
+    t.layout = data_buffer(buffer, NULL);  /* written, aligned: as the kernel's (data_buffers.h) */
+    t.packed = data_buffer(t.bytes, NULL);
+    t.copy = data_buffer(t.bytes, NULL);
     printf("%-26s %-7s %9.2f", what, side == SIDE_SEND ? "pack" : "unpack", (double)t.bytes / (1 << 20));
     static double seconds[N_WAYS][REPS];
     for (int w = 0; w < N_WAYS; w++)
@@ -82,7 +82,7 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
         printf(" %12.2f", speed[w]);
     }
     printf(" %14.2f\n", speed[WAY_TILED] / speed[WAY_MEMCPY]);
-    free(t.layout), free(t.packed), free(t.copy);
+    data_buffer_free(t.layout), data_buffer_free(t.packed), data_buffer_free(t.copy);
     description_free(&t.d);
 }
 

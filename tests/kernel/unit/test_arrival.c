@@ -16,13 +16,43 @@ static struct experiment experiment(enum arrival pattern, double us, int late_ra
     return e;
 }
 
+/* Each round draws its own delays: 4 rounds of 2 repetitions give 8
+ * distinct delays per process (the stream restarted from the run's seed in
+ * every round gave 2), and a twin draws other delays than its original. */
+static void test_rounds_draw_anew(void)
+{
+    struct experiment e = experiment(ARRIVAL_uniform, 100, -1), twin = e;
+    twin.id = 4, twin.twin = 1, twin.twin_of = e.id;
+    double seen[8], twins[8];
+    int distinct = 1, apart = 1, again = 1;
+    for (int round = 1; round <= 4; round++) {
+        struct arrival_plan a, b, t;
+        arrival_plan_init(&a, &e, 1, 4, round);
+        arrival_plan_init(&b, &e, 1, 4, round);
+        arrival_plan_init(&t, &twin, 1, 4, round);
+        for (int k = 0; k < 2; k++) {
+            seen[2 * (round - 1) + k] = arrival_next_delay(&a);
+            twins[2 * (round - 1) + k] = arrival_next_delay(&t);
+            again &= arrival_next_delay(&b) == seen[2 * (round - 1) + k];
+        }
+    }
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 8; j++) {
+            distinct &= i == j || seen[i] != seen[j];
+            apart &= seen[i] != twins[j];
+        }
+    CHECK(distinct, "uniform: 4 rounds of 2 repetitions draw 8 distinct delays, no round replays another");
+    CHECK(again, "uniform: a round's delays are a function of (run seed, id, rank, round)");
+    CHECK(apart, "uniform: a twin draws other delays than its original, under its own id");
+}
+
 static void test_patterns(void)
 {
     struct experiment e = experiment(ARRIVAL_uniform, 100, -1);
     struct arrival_plan a, b, c;
-    arrival_plan_init(&a, &e, 1, 4);
-    arrival_plan_init(&b, &e, 1, 4);
-    arrival_plan_init(&c, &e, 2, 4);
+    arrival_plan_init(&a, &e, 1, 4, 1);
+    arrival_plan_init(&b, &e, 1, 4, 1);
+    arrival_plan_init(&c, &e, 2, 4, 1);
     int inside = 1, same = 1, differ = 0;
     double sum = 0;
     for (int k = 0; k < 10000; k++) {
@@ -37,24 +67,29 @@ static void test_patterns(void)
     CHECK(differ > 9900, "uniform: another process draws other delays");
     CHECK(fabs(sum / 10000 - 50e-6) < 2e-6, "uniform: the delays average d/2 (%.2f us)", sum / 10000 * 1e6);
     struct rng stream = {process_seed(2017, 3, 1) ^ NBH_ARRIVAL_STREAM};
-    arrival_plan_init(&a, &e, 1, 4);
+    arrival_plan_init(&a, &e, 1, 4, 1);
     CHECK(arrival_next_delay(&a) == a.max_seconds * (double)(rng_next(&stream) >> 11) * 0x1.0p-53,
           "uniform: a delay is d x the next draw of the process's seeded stream (NBH_ARRIVAL_FORMULA)");
+    struct rng later = {round_seed(process_seed(2017, 3, 1), 3) ^ NBH_ARRIVAL_STREAM};
+    arrival_plan_init(&a, &e, 1, 4, 3);
+    CHECK(arrival_next_delay(&a) == a.max_seconds * (double)(rng_next(&later) >> 11) * 0x1.0p-53,
+          "uniform: round 3 draws from the process's seed of round 3 (NBH_ROUND_SEED_FORMULA)");
+    test_rounds_draw_anew();
 
     e = experiment(ARRIVAL_one_late, 40, 2);
     int only = 1;
     for (int r = 0; r < 5; r++) {
-        arrival_plan_init(&a, &e, r, 5);
+        arrival_plan_init(&a, &e, r, 5, 1);
         only &= arrival_next_delay(&a) == (r == 2 ? a.max_seconds : 0) && a.max_seconds == 40 * 1e-6;
     }
     CHECK(only, "one_late: late_rank waits d, every other process nothing");
     e = experiment(ARRIVAL_ramp, 30, -1);
-    arrival_plan_init(&a, &e, 2, 4);
-    arrival_plan_init(&b, &e, 0, 1);
+    arrival_plan_init(&a, &e, 2, 4, 1);
+    arrival_plan_init(&b, &e, 0, 1, 1);
     CHECK(fabs(arrival_next_delay(&a) - 20e-6) < 1e-18 && arrival_next_delay(&b) == 0,
           "ramp: r/(p-1) x d; nothing on one process");
     e = experiment(ARRIVAL_none, 0, -1);
-    arrival_plan_init(&a, &e, 1, 4);
+    arrival_plan_init(&a, &e, 1, 4, 1);
     CHECK(arrival_next_delay(&a) == 0 && !arrival_delays(&a), "none: no delay");
 }
 
