@@ -1,5 +1,7 @@
-"""bench/bench-graphs: times generate's graph steps on a 10^6-row matrix at p = 1024,
-then shows the kernel's memory per process following its degree, not the file's edges."""
+"""bench/bench-graphs: times generate's graph steps (wall and CPU seconds, the
+load average beside them: on a shared machine the wall time is what the
+others leave) and peak memory on a stencil matrix into p parts, then shows
+the kernel's memory per process following its degree, not the file's edges."""
 import argparse
 import os
 import resource
@@ -20,14 +22,17 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=100, help="grid extent (n^3 rows)")
     parser.add_argument("--p", type=int, default=1024, help="processes (parts)")
+    parser.add_argument("--target", type=float, default=30, help="the target for the total, seconds")
+    parser.add_argument("--full-p", type=int, default=1024,
+                        help="processes of the Full graph whose file the kernel's reader is measured on")
     args = parser.parse_args()
     spec = parse(f"stencil3d n={args.n}")
     steps = []
 
     def step(name, function):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         value = function()
-        steps.append((name, time.perf_counter() - start))
+        steps.append((name, time.perf_counter() - start, time.process_time() - cpu))
         return value
 
     matrix = step("stencil matrix", lambda: generators.stencil(args.n, 3, 7))
@@ -37,28 +42,32 @@ def main():
     folder = tempfile.mkdtemp()
     step("write graph file", lambda: whole_files.write_text(f"{folder}/g.csv", files.graph_text(source, dest, count)))
     about = describe.describe(spec, spec.file_name(args.p), args.p, source, dest, count, matrix, cut)
-    total = sum(seconds for _, seconds in steps)
+    total = sum(seconds for _, seconds, _ in steps)
+    cpu = sum(seconds for _, _, seconds in steps)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB -> GiB
-    print(f"graph {spec.text}: {matrix.n} rows, {matrix.nonzeros} nonzeros, p = {args.p}")
-    for name, seconds in steps:
-        print(f"  {name:<18} {seconds:7.2f} s")
-    print(f"total {total:.2f} s (target < 30 s), peak memory {peak:.2f} GiB (target < 4 GiB)")
+    load = open("/proc/loadavg").read().split()[0]
+    print(f"graph {spec.text}: {matrix.n} rows, {matrix.nonzeros} nonzeros, p = {args.p} (load average {load})")
+    for name, seconds, cpu_seconds in steps:
+        print(f"  {name:<18} {seconds:7.2f} s (CPU {cpu_seconds:7.2f} s)")
+    print(f"total {total:.2f} s, CPU {cpu:.2f} s (target < {args.target:g} s), peak memory {peak:.2f} GiB "
+          f"(target < 4 GiB)")
     print(f"graph: {about['edges']} edges, degree {about['degree_min']}/{about['degree_mean']}/{about['degree_max']}, "
           f"entries sent {about['entries_min']}/{about['entries_mean']}/{about['entries_max']}, edge cut {cut}")
-    kernel_memory(folder, source, dest, args.p)
+    kernel_memory(folder, source, dest, args.p, args.full_p)
     whole_files.remove_tree(folder)
 
 
-def kernel_memory(folder, source, dest, p):
+def kernel_memory(folder, source, dest, p, full_p):
     """The kernel's reader (build/nbh-graph-rows) as the processes of least and
-    most degree of the stencil graph, and as a process of Full on p (every
+    most degree of the stencil graph, and as a process of Full on full_p (every
     process a neighbor of every other: p(p-1) edges, the largest graph file of
-    p processes), each in a process of its own: peak memory against degree."""
+    p processes; at p = 16384 268 million lines, so a smaller p), each in a
+    process of its own: peak memory against degree."""
     tool = os.path.join(os.environ.get("NBH_BUILD", "build"), "nbh-graph-rows")
     if not os.access(tool, os.X_OK):
         print(f"kernel memory: {tool} is not built (make); skipped")
         return
-    ranks = np.arange(p)
+    ranks = np.arange(full_p)
     senders, others = np.meshgrid(ranks, ranks, indexing="ij")
     keep = senders != others
     full = f"{folder}/full.csv"
@@ -70,7 +79,8 @@ def kernel_memory(folder, source, dest, p):
     print("kernel memory per process (the kernel's graph reader; the MPI library adds its own):")
     for path, edges, rank in cases:
         size = os.path.getsize(path) / 2 ** 20
-        line = subprocess.run([tool, path, str(p), str(rank)], capture_output=True, text=True, check=True).stdout
+        procs = full_p if path == full else p
+        line = subprocess.run([tool, path, str(procs), str(rank)], capture_output=True, text=True, check=True).stdout
         print(f"  file of {edges:>8} edges ({size:5.1f} MiB): {line.strip()}")
 
 

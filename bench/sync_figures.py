@@ -60,12 +60,29 @@ def demo_experiments(sync, nrep=NREP, **extra):
 CLOCKS = {"clock": [], "before": ["--sync-each-experiment"]}
 
 
+def per_round(prep):
+    """A clock-started run's preparation.csv as one row per round of the run:
+    what the clock start cost in it (sync_seconds summed over its experiments,
+    the slowest process's each) and the start skew measured after it and its
+    resolution (medians over its experiments, us)."""
+    rounds = prep.groupby("round")
+    return pd.DataFrame({"sync_s": rounds["sync_seconds"].sum(),
+                         "skew_us": rounds["measured_skew_seconds"].median() * 1e6,
+                         "bound_us": rounds["skew_bound_seconds"].median() * 1e6})
+
+
+def median_rounds(tables):
+    """per_round's tables of several launches as one: each round's medians over the launches."""
+    return pd.concat(tables).groupby(level=0).median()
+
+
 def campaign_cost(library, nprocs, directory, **extra):
     """Wall time of the demo's experiments started at the barrier and with the
     clock, now and before (TRIALS launches each, interleaved), and what the
     clock starts cost (preparation.csv sync_seconds) and achieved: medians
-    over the launches."""
-    trials = []
+    over the launches; and per round of the run (per_round), each way's
+    medians over the launches under "rounds"."""
+    trials, rounds = [], {way: [] for way in CLOCKS}
     for trial in range(TRIALS):
         out = {}
         for way in ("barrier", *CLOCKS):
@@ -86,8 +103,23 @@ def campaign_cost(library, nprocs, directory, **extra):
                 out[f"{way}_measured_us"] = prep["measured_skew_seconds"].median() * 1e6
                 out[f"{way}_bound_us"] = prep["skew_bound_seconds"].median() * 1e6
                 out[f"{way}_share"] = 100 * out[f"{way}_sync_s"] / wall
+                rounds[way].append(per_round(prep))
         trials.append(out)
-    return {key: statistics.median(t[key] for t in trials) for key in trials[0]}
+    cost = {key: statistics.median(t[key] for t in trials) for key in trials[0]}
+    cost["rounds"] = {way: median_rounds(tables) for way, tables in rounds.items()}
+    return cost
+
+
+def print_rounds(library, nprocs, rounds):
+    """The clock start's cost and measured skew per round of the run, now and before, side by side."""
+    now, before = rounds["clock"], rounds["before"]
+    def cell(table, r, column, form):  # "-": a round one way's run did not have
+        return format(table.at[r, column], form) if r in table.index else "-"
+    for r in now.index.union(before.index):
+        print(f"{library:8} {nprocs:5d} {r:5d} {cell(now, r, 'sync_s', '10.3f'):>10} "
+              f"{cell(before, r, 'sync_s', '13.3f'):>13} {cell(now, r, 'skew_us', '11.2f'):>11} "
+              f"{cell(before, r, 'skew_us', '14.2f'):>14} {cell(now, r, 'bound_us', '17.2f'):>17} "
+              f"{cell(before, r, 'bound_us', '20.2f'):>20}")
 
 
 def main():
@@ -121,17 +153,27 @@ def main():
           f"{'sync_s_now':>10} {'sync_s_before':>13} {'barrier_wall_s':>14} {'wall_now_s':>10} {'wall_before_s':>13} "
           f"{'skew_now_us':>11} {'skew_before_us':>14} {'resolution_now_us':>17} {'resolution_before_us':>20} "
           f"{'model_lateness_now_us':>21} {'invalid_now':>11} {'invalid_before':>14}")
+    per_rounds = []
     with tempfile.TemporaryDirectory() as tmp:
         for library in LIBRARIES:
             for nprocs in (4, 8):
                 for extra in ({}, ROUNDS):
                     c = campaign_cost(library, nprocs, Path(tmp), **extra)
+                    if extra:
+                        per_rounds.append((library, nprocs, c["rounds"]))
                     print(f"{library:8} {nprocs:5d} {extra.get('blocks', 1):6d} {int(c['experiments']):4d} "
                           f"{c['clock_share']:8.1f}% {c['before_share']:11.1f}% {c['clock_sync_s']:10.3f} "
                           f"{c['before_sync_s']:13.3f} {c['barrier_wall']:14.2f} {c['clock_wall']:10.2f} "
                           f"{c['before_wall']:13.2f} {c['clock_measured_us']:11.2f} {c['before_measured_us']:14.2f} "
                           f"{c['clock_bound_us']:17.2f} {c['before_bound_us']:20.2f} {c['clock_skew_us']:21.2f} "
                           f"{int(c['clock_invalid']):11d} {int(c['before_invalid']):14d}")
+    print(f"\nper round of the run in the {ROUNDS['blocks']} rounds: the clock start's cost (sync_s, summed over the "
+          f"round's experiments) and the start skew measured after the round and its resolution (medians over its "
+          f"experiments), now and before issue 37; medians of {TRIALS} launches each")
+    print(f"{'library':8} {'procs':>5} {'round':>5} {'sync_s_now':>10} {'sync_s_before':>13} {'skew_now_us':>11} "
+          f"{'skew_before_us':>14} {'resolution_now_us':>17} {'resolution_before_us':>20}")
+    for library, nprocs, rounds in per_rounds:
+        print_rounds(library, nprocs, rounds)
     print(f"(load average at the end {Path('/proc/loadavg').read_text().split()[0]})")
 
 
