@@ -1,38 +1,55 @@
-"""Online change detection (CI; docs/history.md#online-does-this-entry-depart):
-does the entry just added depart from the recent history of each of its
-cells? A prediction test with two levels of repetition.
+"""Online change detection (CI; docs/history.md#online-does-the-new-entry-depart):
+does the entry just added depart from the recent history of its cells?
+A prediction test with the entries as a level of their own.
 
-What repeats: runs (launches) within an entry, and entries within the
-history. A cell's entry i has a level x_i, the median of the logarithms
-of its run medians, and a run spread w_i, the variance of those
-logarithms (robustly: (IQR / 1.349)^2). The model: x_i = mu + e_i + m_i,
-the entry's own shift e_i (sd sigma_e: what moves a whole campaign, the
-machine's load, the build) and the median of its runs' noise m_i
-(variance about (pi/2) w_i / r_i for r_i runs).
+What repeats: runs (launches) within an entry, entries within the
+history. A cell's entry has a level, the mean of the middle 60 % of the
+logarithms of its run medians (level_and_spread: one wild run does not
+move it), and a run spread w, the robust variance of those logarithms.
+What may vary between entries: anything fixed for one campaign (the
+machine's load while it ran, the build). Part of that is common to every
+cell of an entry (the machine was slower) and part is the cell's own.
 
-The baseline: the cell's last entries before the new one (at most
-WINDOW), from the last offline change point before it on (segments.py:
-the levels already known to differ are not mixed into it). With k of
-them, their mean xbar and variance s^2 (k - 1 degrees of freedom)
-estimate mu and sigma_e^2 + the runs' share. The new entry y with its own
-r runs and run spread w:
+The baseline of a cell: its last entries before the new one (at most
+WINDOW), from its last offline change point before the new one on
+(segments.py: levels already known to differ are not mixed in). With k
+baseline entries:
 
-    V = s2e + (pi/2) w / r + s~^2 / k,   s2e = max(0, s~^2 - mean_i (pi/2) w_i / r_i)
-    T = (y - xbar) / sqrt(V)
+1. The entry's common shift. Each baseline entry's shift g_e is the
+   median, over the cells it measured, of their level minus the cell's
+   baseline median; the new entry's g is the median of its cells' levels
+   minus their baseline means (each cell with the common shifts taken
+   out). Every level is taken relative to its entry's shift. The new g is
+   itself tested against the baseline entries' g_e (prediction t, K - 1
+   degrees of freedom, at alpha): "every cell of this entry moved", which
+   is shown but is no departure: a library that is slower everywhere
+   cannot be told from a machine that was slower while the campaign ran
+   (this project's VM moved whole archives by up to 15 %). (With fewer
+   than MIN_COMMON_CELLS cells there is no common shift.)
 
-so the new archive's own runs say how sure its level is, and the
-history's entry-to-entry variance is the level above. s~^2 is s^2
-moderated across the cells tested together (empirical Bayes, Smyth 2004:
-a prior of d0 degrees of freedom and variance s0^2 fitted to the cells'
-s^2), which gives short histories the degrees of freedom of many cells;
-T is referred to Student's t with k - 1 + d0 degrees of freedom. The size
-is exp(y - xbar) with its interval exp(y - xbar +- t_0.975 sqrt(V)).
+2. Each cell: y its new level and xbar, s^2 the mean and variance of its
+   k baseline levels (all relative to their entries' shifts). The
+   prediction variance of y - xbar is s~^2 (1 + 1/k): the entry-to-entry
+   variance, which holds both levels of repetition (the entries' own
+   shifts and the noise of a level made of r runs). Where the new
+   archive's own runs scatter more than the baseline's did, its level is
+   less sure, and V grows by the excess, 1.06 (w / r - mean_i w_i / r_i)
+   (1.06: a 20 %-trimmed mean's variance over the mean's). So the new
+   archive's runs are its replicates, and the history's entry-to-entry
+   variance the level above. s~^2 is s^2 moderated across the cells
+   tested together (empirical Bayes, Smyth 2004: a scaled inverse
+   chi-square prior, d0 degrees of freedom and variance s0^2, fitted to
+   the cells' s^2), which lends a short history the degrees of freedom of
+   many cells; T = (y - xbar) / sqrt(V) against Student's t with k - 1 +
+   d0 degrees of freedom. The size is exp(y - xbar), its 95 % interval
+   exp(y - xbar +- t_0.975 sqrt(V)).
 
-Decided: a cell departs where its p passes Benjamini-Hochberg at alpha
-across the cells tested together (the false discovery rate of an
-entry's alerts, whatever the number of cells) and its size is at least
-min_ratio either way. A cell with fewer than MIN_EARLIER baseline entries
-is not tested ("too few entries")."""
+Decided: the cells by Benjamini-Hochberg at alpha among them (the false
+discovery rate of one entry's alerts, whatever its number of cells); a
+cell departs where its adjusted p is at most alpha and its size at least
+min_ratio either way (the common shift: "shifted", on the same terms).
+A cell with fewer than MIN_EARLIER baseline entries is not tested:
+"too few entries"."""
 import math
 from dataclasses import dataclass
 
@@ -42,24 +59,29 @@ from history.distributions import digamma, t_quantile, t_two_sided, trigamma, tr
 
 MIN_EARLIER = 5
 WINDOW = 20
-MEDIAN_EFFICIENCY = math.pi / 2     # the variance of a median of r normal values, over that of their mean
+TRIM = 0.2
+# The variance of a 20 %-trimmed mean of r normal values over that of their mean (1/0.94).
+TRIMMED_EFFICIENCY = 1.06
+MIN_COMMON_CELLS = 5
+MIN_PRIOR_CELLS = 5
 
 
 @dataclass
 class Baseline:
-    levels: np.ndarray      # the baseline entries' levels (log us), oldest first
-    spreads: np.ndarray     # their run spreads (variance of log run medians)
+    entries: list           # the baseline entries' ids, oldest first
+    levels: np.ndarray      # their levels (log us)
+    spreads: np.ndarray     # their run spreads (variance of the log run medians)
     runs: np.ndarray        # their runs
 
 
 @dataclass
 class Departure:
-    status: str             # "departs", "consistent", "too few entries"
+    status: str             # "departs", "consistent", "too few entries" (the common shift: "shifted")
     earlier: int            # baseline entries
-    ratio: float = math.nan             # exp(y - xbar): the new entry's level over the baseline's
+    ratio: float = math.nan             # the new level over the baseline's (common shift taken out)
     ratio_low: float = math.nan
     ratio_high: float = math.nan
-    baseline_us: float = math.nan       # exp(xbar)
+    baseline_us: float = math.nan       # exp(xbar), in the new entry's common shift
     entry_us: float = math.nan          # exp(y)
     t: float = math.nan
     df: float = math.nan
@@ -68,14 +90,17 @@ class Departure:
 
 
 def level_and_spread(run_medians):
-    """(level, run spread) of one entry's run medians (us): the median of
-    their logarithms and the robust variance of the logarithms."""
-    logs = np.log(np.asarray(run_medians, dtype=float))
+    """(level, run spread) of one entry's run medians (us): the mean of
+    the middle 60 % of their logarithms (TRIM of them left out at each
+    end: robust to a wild run, nearly as precise as the mean) and the
+    robust variance of the logarithms ((IQR / 1.349)^2)."""
+    logs = np.sort(np.log(np.asarray(run_medians, dtype=float)))
     logs = logs[np.isfinite(logs)]
     if not len(logs):
         return math.nan, math.nan
+    cut = int(TRIM * len(logs))
     q1, q3 = np.percentile(logs, [25, 75])
-    return float(np.median(logs)), float(((q3 - q1) / 1.349) ** 2)
+    return float(logs[cut:len(logs) - cut].mean()), float(((q3 - q1) / 1.349) ** 2)
 
 
 def variance_prior(variances, dfs):
@@ -90,17 +115,13 @@ def variance_prior(variances, dfs):
     if ok.sum() < MIN_PRIOR_CELLS:
         return 0.0, math.nan
     s2, d = s2[ok], d[ok]
-    z = np.log(s2)
-    e = z - digamma(d / 2) + np.log(d / 2)
+    e = np.log(s2) - digamma(d / 2) + np.log(d / 2)
     mean_e = float(e.mean())
     excess = float(((e - mean_e) ** 2).sum() / (len(e) - 1) - trigamma(d / 2).mean())
     if excess <= 0:
         return math.inf, math.exp(mean_e)
     d0 = 2 * trigamma_inverse(excess)
     return d0, math.exp(mean_e + float(digamma(d0 / 2)) - math.log(d0 / 2))
-
-
-MIN_PRIOR_CELLS = 5
 
 
 def benjamini_hochberg(p):
@@ -117,19 +138,58 @@ def benjamini_hochberg(p):
     return out
 
 
-def test_entries(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier=MIN_EARLIER):
+def common_shifts(baselines, levels, tested):
+    """({baseline entry: its shift g_e}, the new entry's shift g) over the
+    TESTED cells; ({}, 0) with fewer than MIN_COMMON_CELLS of them."""
+    if tested.sum() < MIN_COMMON_CELLS:
+        return {}, 0.0
+    deviations = {}
+    for b, ok in zip(baselines, tested):
+        if ok:
+            centre = float(np.median(b.levels))
+            for e, x in zip(b.entries, b.levels):
+                deviations.setdefault(e, []).append(x - centre)
+    shifts = {e: float(np.median(v)) for e, v in deviations.items() if len(v) >= MIN_COMMON_CELLS}
+    new = [y - np.mean([x - shifts.get(e, 0.0) for e, x in zip(b.entries, b.levels)])
+           for b, y, ok in zip(baselines, levels, tested) if ok]
+    return shifts, float(np.median(new))
+
+
+def predict(diff, v, df):
+    """(t, p, half width of the 95 % interval) of differences DIFF with
+    prediction variances V and degrees of freedom DF (arrays)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(v > 0, diff / np.sqrt(np.where(v > 0, v, 1)), np.where(diff != 0, np.sign(diff) * np.inf, 0.0))
+    p = np.where(np.isfinite(t), t_two_sided(np.where(np.isfinite(t), t, 0.0), df), 0.0)
+    return t, p, t_quantile(np.full(len(diff), 0.975), df) * np.sqrt(v)
+
+
+def departure(status, earlier, diff, half, xbar, y, t, df, p, adjusted, alpha, min_ratio):
+    ratio = math.exp(diff)
+    if status is None:
+        status = "departs" if adjusted <= alpha and max(ratio, 1 / ratio) >= min_ratio else "consistent"
+    return Departure(status, earlier, ratio, math.exp(diff - half), math.exp(diff + half), math.exp(xbar),
+                     math.exp(y), float(t), float(df), float(p), float(adjusted))
+
+
+def test_entry(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier=MIN_EARLIER):
     """The departures of one entry's cells, tested together. BASELINES:
     one Baseline per cell; LEVELS, SPREADS, RUNS: the new entry's level,
-    run spread and runs per cell. Returns one Departure per cell."""
+    run spread and runs per cell. Returns (one Departure per cell, the
+    common shift's Departure, or None where there is none)."""
     levels = np.asarray(levels, dtype=float)
     spreads = np.nan_to_num(np.asarray(spreads, dtype=float))
     runs = np.maximum(np.asarray(runs, dtype=float), 1)
     k = np.array([len(b.levels) for b in baselines], dtype=float)
     tested = (k >= max(2, min_earlier)) & np.isfinite(levels)
-    s2 = np.array([np.var(b.levels, ddof=1) if len(b.levels) >= 2 else math.nan for b in baselines])
-    xbar = np.array([np.mean(b.levels) if len(b.levels) else math.nan for b in baselines])
-    runs_share = np.array([np.mean(MEDIAN_EFFICIENCY * np.nan_to_num(b.spreads) / np.maximum(b.runs, 1))
-                           if len(b.levels) else math.nan for b in baselines])
+    shifts, g = common_shifts(baselines, levels, tested)
+    relative = [np.asarray(b.levels, dtype=float) - np.array([shifts.get(e, 0.0) for e in b.entries])
+                for b in baselines]
+    y = levels - g
+    s2 = np.array([np.var(x, ddof=1) if len(x) >= 2 else math.nan for x in relative])
+    xbar = np.array([np.mean(x) if len(x) else math.nan for x in relative])
+    baseline_runs = np.array([np.mean(TRIMMED_EFFICIENCY * np.nan_to_num(b.spreads) / np.maximum(b.runs, 1))
+                              if len(b.levels) else math.nan for b in baselines])
     d = k - 1
     d0, s0 = variance_prior(s2[tested], d[tested])
     if d0 == math.inf:
@@ -138,27 +198,29 @@ def test_entries(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier
         moderated, df = (d0 * s0 + d * s2) / (d0 + d), d + d0
     else:
         moderated, df = s2, d
-    p = np.full(len(k), np.nan)
-    t = np.full(len(k), np.nan)
-    half = np.full(len(k), np.nan)
-    diff = levels - xbar
+    v = moderated * (1 + 1 / k) + np.maximum(0.0, TRIMMED_EFFICIENCY * spreads / runs - baseline_runs)
+    t, p, half = (np.full(len(k), np.nan) for _ in range(3))
     if tested.any():
-        v = (np.maximum(0.0, moderated - runs_share) + MEDIAN_EFFICIENCY * spreads / runs + moderated / k)[tested]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t[tested] = np.where(v > 0, diff[tested] / np.sqrt(v), np.where(diff[tested] != 0,
-                                                                            np.sign(diff[tested]) * np.inf, 0.0))
-        p[tested] = np.where(np.isfinite(t[tested]), t_two_sided(np.nan_to_num(t[tested], posinf=0, neginf=0),
-                                                                 df[tested]), 0.0)
-        half[tested] = t_quantile(np.full(int(tested.sum()), 0.975), df[tested]) * np.sqrt(v)
+        t[tested], p[tested], half[tested] = predict((y - xbar)[tested], v[tested], df[tested])
+    history = np.array([shifts[e] for e in sorted(shifts)])
+    common = None
+    if len(history) >= max(2, min_earlier):
+        sd = float(np.std(history, ddof=1))
+        kg = len(history)
+        common = (g - float(history.mean()), sd * sd * (1 + 1 / kg), kg - 1, kg, float(history.mean()))
+        ct, cp, chalf = predict(np.array([common[0]]), np.array([common[1]]), np.array([float(common[2])]))
+        common += (float(ct[0]), float(cp[0]), float(chalf[0]))
     adjusted = benjamini_hochberg(p)
     out = []
     for i in range(len(k)):
         if not tested[i]:
             out.append(Departure("too few entries", int(k[i])))
             continue
-        ratio = math.exp(diff[i])
-        departs = adjusted[i] <= alpha and max(ratio, 1 / ratio) >= min_ratio
-        out.append(Departure("departs" if departs else "consistent", int(k[i]), ratio, math.exp(diff[i] - half[i]),
-                             math.exp(diff[i] + half[i]), math.exp(xbar[i]), math.exp(levels[i]), float(t[i]),
-                             float(df[i]), float(p[i]), float(adjusted[i])))
-    return out
+        out.append(departure(None, int(k[i]), y[i] - xbar[i], half[i], xbar[i] + g, levels[i], t[i], df[i], p[i],
+                             adjusted[i], alpha, min_ratio))
+    if common is None:
+        return out, (Departure("too few entries", len(history)) if tested.sum() >= MIN_COMMON_CELLS else None)
+    diff, _, df_common, kg, mean, ct, cp, chalf = common
+    shift = departure(None, kg, diff, chalf, mean, g, ct, df_common, cp, cp, alpha, min_ratio)
+    shift.status = "shifted" if shift.status == "departs" else shift.status
+    return out, shift

@@ -4,10 +4,19 @@ and PostgreSQL. Text columns that hold several values (a cell's run
 medians, an archive's parameter sets) hold JSON, which both read alike.
 
 VERSION is recorded in schema_info; a database of an older version is
-migrated by MIGRATIONS (each a list of statements from version N to N + 1)
-when it is opened for writing, and one of a newer version is refused."""
+migrated by MIGRATIONS (each a list of steps from version N to N + 1: SQL
+statements, or functions of the database for what SQL alone cannot do,
+migrations.py) when it is opened for writing, in one transaction, and one
+of a newer version is refused.
 
-VERSION = 1
+Version 2 (issue 36): a cell's and a test's key begin with the campaign,
+the library and its distribution (campaign=demo,library=openmpi,
+distribution=system,...), kept in columns too; every cell result keeps its
+level and run spread (departure.py), so that change detection reads two
+numbers per entry instead of every run median."""
+from history.migrations import version_1_to_2
+
+VERSION = 2
 
 DIALECT = {
     "sqlite": {"ID": "INTEGER PRIMARY KEY", "REAL": "REAL"},
@@ -60,7 +69,9 @@ TABLES = [
     """CREATE TABLE cells (
         id {ID},
         key TEXT NOT NULL UNIQUE,
+        campaign TEXT,
         library TEXT,
+        distribution TEXT,
         param_set TEXT,
         deployment TEXT,
         op TEXT,
@@ -75,6 +86,8 @@ TABLES = [
         p99_us {REAL},
         run_nos TEXT NOT NULL,
         run_medians_us TEXT NOT NULL,
+        level {REAL},
+        spread {REAL},
         PRIMARY KEY (cell_id, entry_id))""",
     # A test: one guideline on one pair of cells, the same in every entry.
     """CREATE TABLE tests (
@@ -83,7 +96,9 @@ TABLES = [
         tag TEXT,
         guideline TEXT NOT NULL,
         relation TEXT,
+        campaign TEXT,
         library TEXT,
+        distribution TEXT,
         param_set TEXT,
         deployment TEXT,
         params TEXT NOT NULL,
@@ -110,8 +125,13 @@ TABLES = [
     "CREATE INDEX archives_entry ON archives (entry_id)",
 ]
 
-# MIGRATIONS[n]: the statements that take a database from version n to n + 1.
-MIGRATIONS = {}
+# MIGRATIONS[n]: the steps that take a database from version n to n + 1.
+MIGRATIONS = {
+    1: ["ALTER TABLE cells ADD COLUMN campaign TEXT", "ALTER TABLE cells ADD COLUMN distribution TEXT",
+        "ALTER TABLE tests ADD COLUMN campaign TEXT", "ALTER TABLE tests ADD COLUMN distribution TEXT",
+        "ALTER TABLE cell_results ADD COLUMN level {REAL}", "ALTER TABLE cell_results ADD COLUMN spread {REAL}",
+        version_1_to_2],
+}
 
 
 def statements(dialect, sql_list=None):

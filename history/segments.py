@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 DRAWS = 9999
-MIN_PART = 2          # entries inside an arc and outside it
+MIN_PART = 3          # entries inside an arc and outside it (2: two archives of one slow phase of the machine made bumps)
 MIN_LENGTH = 6        # the shortest segment searched (below: "too few entries")
 BATCH_ELEMENTS = 8_000_000   # float64 elements of one batch's arc arrays
 

@@ -4,6 +4,8 @@ import json
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from gen.errors import NbhError
 from history.archive_files import version_number
 from history.keys import library_family
@@ -75,6 +77,19 @@ def parse_where(text, option="--where"):
     return out
 
 
+def check_names(db, where, what="cells"):
+    """Refuses a NAME of WHERE that no cell (or test) of the history has."""
+    if not where:
+        return
+    names = set()
+    for (params,) in db.query(f"SELECT DISTINCT params FROM {what}"):
+        names.update(json.loads(params))
+    unknown = [n for n in where if n not in names]
+    if unknown:
+        known = ", ".join(sorted(names)) or "none: the history is empty"
+        raise NbhError(f"--where: no {what[:-1]} of the history has a parameter '{unknown[0]}' (its parameters: {known})")
+
+
 def params_text_of(where):
     return ",".join(f"{k}={v}" for k, v in where.items())
 
@@ -128,11 +143,11 @@ def read_tests(db, where=None, guideline=None):
     for name, value in (where or {}).items():   # in the key's parameters (its third field)
         conditions.append("key LIKE ?")
         values.append(f"%{name}={value.replace('%', '_')}%")
-    for row in db.query("SELECT id, key, tag, guideline, relation, library, param_set, deployment, params, "
-                        "a_params, b_params FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
-                        values):
-        t = dict(zip(("id", "key", "tag", "guideline", "relation", "library", "param_set", "deployment", "params",
-                      "a_params", "b_params"), row))
+    names = ("id", "key", "tag", "guideline", "relation", "campaign", "library", "distribution", "param_set",
+             "deployment", "params", "a_params", "b_params")
+    for row in db.query(f"SELECT {', '.join(names)} FROM tests" +
+                        (f" WHERE {' AND '.join(conditions)}" if conditions else ""), values):
+        t = dict(zip(names, row))
         t["params"] = json.loads(t["params"])
         if guideline and guideline not in (t["tag"], t["guideline"], f"{t['tag']}: {t['guideline']}"):
             continue
@@ -164,6 +179,55 @@ def cell_results(db, cell_ids=None, entry_ids=None):
             continue
         r["run_medians"] = [v for v in json.loads(r.pop("run_medians_us")) if v is not None]
         out.setdefault(r["cell_id"], {})[r["entry_id"]] = r
+    return out
+
+
+@dataclass
+class Series:
+    """A cell's entries in order and, per entry, its level, run spread and runs."""
+    entries: list
+    levels: np.ndarray
+    spreads: np.ndarray
+    runs: np.ndarray
+
+
+def cell_series(db, cells, entries, by="date", all_cells=False):
+    """{cell id: Series} of CELLS ({id: (key, params)}) over ENTRIES (the
+    dict read_entries returns), each in the order BY of its library.
+    ALL_CELLS: CELLS are every cell of the history (one scan, no IN lists)."""
+    columns = "cell_id, entry_id, level, spread, runs"
+    if all_cells:
+        rows = db.query(f"SELECT {columns} FROM cell_results")
+    else:
+        rows = []
+        for part in chunks(cells):
+            rows += db.query(f"SELECT {columns} FROM cell_results WHERE cell_id IN ({','.join('?' * len(part))})", part)
+    if not rows:
+        return {}
+    data = np.array(rows, dtype=float)
+    cell = data[:, 0].astype(np.int64)
+    entry = data[:, 1].astype(np.int64)
+    keep = np.isin(cell, np.fromiter(cells, dtype=np.int64, count=len(cells))) & np.isfinite(data[:, 2])
+    cell, entry, data = cell[keep], entry[keep], data[keep]
+    libraries = sorted({params.get("library", "") for _, params in cells.values()})
+    top = max(entries, default=0) + 1
+    position = np.full((len(libraries), top), -1, dtype=np.int64)
+    ordered_entries = []
+    for i, library in enumerate(libraries):
+        order = ordered(entries, by, library or None)
+        ordered_entries.append(order)
+        position[i, [e.id for e in order]] = np.arange(len(order))
+    library_of = {c: libraries.index(params.get("library", "")) for c, (_, params) in cells.items()}
+    lib = np.array([library_of[c] for c in cell], dtype=np.int64)
+    pos = position[lib, entry]
+    sort = np.lexsort((pos, cell))
+    cell, pos, lib, data = cell[sort], pos[sort], lib[sort], data[sort]
+    bounds = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1], True])
+    out = {}
+    for start, end in zip(bounds[:-1], bounds[1:]):
+        order = ordered_entries[lib[start]]
+        out[int(cell[start])] = Series([order[p] for p in pos[start:end]], data[start:end, 2], data[start:end, 3],
+                                       data[start:end, 4])
     return out
 
 

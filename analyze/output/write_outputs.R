@@ -116,7 +116,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
        closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
        regression = result$regression$table, regression_plots = regression_plots,
-       history_changes = history_change_lines(history))
+       history_changes = history_change_lines(history), history_refused = history_refusal(history))
 }
 
 # The tables of a tuning study: heal (heal_table), sets (heal_summary) and
