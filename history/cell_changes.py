@@ -184,18 +184,16 @@ def change_line(row):
             f"(adjusted {row['p_adjusted']:.3g})")
 
 
-def baseline_of(s, position, alpha):
-    """The baseline of series S for its entry at POSITION: the entries
-    before it since its last change point before it (segments.search at
-    ALPHA on those entries alone), at most departure.WINDOW."""
-    earlier = s.levels[:position]
-    start = 0
-    if len(earlier) >= segments.MIN_LENGTH:
-        found, _ = segments.search([earlier], lambda i, depth: alpha)
-        points = [p for split in found[0] for p in split.points()]
-        start = max(points, default=0)
-    start = max(start, position - departure.WINDOW)
-    return start
+def baseline_starts(data, order, entry_id, alpha):
+    """Where each cell's baseline for ENTRY_ID begins (an index into its
+    series): after its last change point among the entries before it
+    (search_cells over those entries of every cell, as find_changes
+    would find them then), at most departure.WINDOW entries back."""
+    positions = [[e.id for e in data[c].entries].index(entry_id) for c in order]
+    earlier = [data[c].levels[:p] for c, p in zip(order, positions)]
+    kept, _, _ = search_cells(earlier, alpha)
+    return [max([0, p - departure.WINDOW] + [q for split, _ in splits for q in split.points()])
+            for p, splits in zip(positions, kept)], positions
 
 
 def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, same=None):
@@ -210,18 +208,17 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
             same = same_everywhere(series.read_cells(db))
         data = series.cell_series(db, cells, entries, by)
     order = sorted(cells, key=lambda c: cells[c][0])
+    starts, positions = baseline_starts(data, order, entry_id, alpha)
     baselines, levels, spreads, runs, firsts = [], [], [], [], []
-    for cell_id in order:
+    for cell_id, start, position in zip(order, starts, positions):
         s = data[cell_id]
-        position = [e.id for e in s.entries].index(entry_id)
-        start = baseline_of(s, position, alpha)
         baselines.append(departure.Baseline([e.id for e in s.entries[start:position]], s.levels[start:position],
                                             s.spreads[start:position], s.runs[start:position]))
         firsts.append(s.entries[start] if start < position else None)
         levels.append(s.levels[position])
         spreads.append(s.spreads[position])
         runs.append(s.runs[position])
-    tested, common = departure.test_entry(baselines, levels, spreads, runs, alpha, min_ratio) if order else ([], None)
+    tested, common = departure.entry_departures(baselines, levels, spreads, runs, alpha, min_ratio) if order else ([], None)
     rows = []
     for cell_id, d, first in zip(order, tested, firsts):
         key, params = cells[cell_id]

@@ -207,9 +207,12 @@ def open_history(location, create=False):
                 raise NbhError(f"{location}: no such directory {path.parent}")
     db = connect(location)
     try:
-        with db.reading():
-            tables = db.tables()
-            version = schema_version(db) if "schema_info" in tables else None
+        try:
+            with db.reading():
+                tables = db.tables()
+                version = schema_version(db) if "schema_info" in tables else None
+        except sqlite3.DatabaseError as e:
+            raise NbhError(f"{location}: not a history database ({e})") from None
         if tables and version is None:
             raise NbhError(f"{shown(location)}: not a history database (it has tables, but no schema_info)")
         if version == schema.VERSION:
@@ -230,9 +233,6 @@ def open_history(location, create=False):
             else:
                 migrate(db, schema_version(db))
         return db
-    except sqlite3.DatabaseError as e:
-        db.close()
-        raise NbhError(f"{location}: not a history database ({e})") from None
     except BaseException:
         db.close()
         raise
@@ -277,9 +277,16 @@ def migrate(db, version):
         return
     refuse_version(db, version, True)
     for v in range(version, schema.VERSION):
-        for step in schema.MIGRATIONS[v]:
-            if callable(step):
-                step(db)
-            else:
-                db.execute(schema.statements(db.dialect, [step])[0])
+        try:
+            for step in schema.MIGRATIONS[v]:
+                if callable(step):
+                    step(db)
+                else:
+                    db.execute(schema.statements(db.dialect, [step])[0])
+        except NbhError:
+            raise
+        except Exception as e:
+            reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            raise NbhError(f"{shown(db.location)}: migrating from schema version {v} failed ({scrubbed(reason, db.location)}); "
+                           "the history is as it was", 1) from None
     db.execute("UPDATE schema_info SET value = ? WHERE name = 'version'", (str(schema.VERSION),))

@@ -172,11 +172,16 @@ def departure(status, earlier, diff, half, xbar, y, t, df, p, adjusted, alpha, m
                      math.exp(y), float(t), float(df), float(p), float(adjusted))
 
 
-def test_entry(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier=MIN_EARLIER):
+def entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier=MIN_EARLIER):
     """The departures of one entry's cells, tested together. BASELINES:
     one Baseline per cell; LEVELS, SPREADS, RUNS: the new entry's level,
     run spread and runs per cell. Returns (one Departure per cell, the
     common shift's Departure, or None where there is none)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier)
+
+
+def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier):
     levels = np.asarray(levels, dtype=float)
     spreads = np.nan_to_num(np.asarray(spreads, dtype=float))
     runs = np.maximum(np.asarray(runs, dtype=float), 1)
@@ -219,7 +224,7 @@ def test_entry(baselines, levels, spreads, runs, alpha, min_ratio, min_earlier=M
         out.append(departure(None, int(k[i]), y[i] - xbar[i], half[i], xbar[i] + g, levels[i], t[i], df[i], p[i],
                              adjusted[i], alpha, min_ratio))
     if common is None:
-        return out, (Departure("too few entries", len(history)) if tested.sum() >= MIN_COMMON_CELLS else None)
+        return out, (Departure("too few entries", len(history)) if len(k) >= MIN_COMMON_CELLS else None)
     diff, _, df_common, kg, mean, ct, cp, chalf = common
     shift = departure(None, kg, diff, chalf, mean, g, ct, df_common, cp, cp, alpha, min_ratio)
     shift.status = "shifted" if shift.status == "departs" else shift.status

@@ -47,10 +47,11 @@ _NULLS = {}
 
 
 def arc_count(n):
-    """How many arcs a segment of n entries has: [a, k) with a >= 1 (an
-    arc from 0 is the step of the arc from its end), k - a >= MIN_PART and
-    n - (k - a) >= MIN_PART."""
-    return sum(n - length for length in range(MIN_PART, n - MIN_PART + 1))
+    """How many arcs a segment of n entries has: [a, k) with MIN_PART
+    entries or more inside and on each side of each of its ends that lies
+    inside the segment (a >= MIN_PART; k = n, a step, or n - k >= MIN_PART;
+    an arc from 0 is the step of the arc from its end)."""
+    return sum(max(0, n - length - 2 * MIN_PART + 1) + 1 for length in range(MIN_PART, n - MIN_PART + 1))
 
 
 def arc_statistics(x):
@@ -76,16 +77,19 @@ def arc_statistics(x):
     best_length = np.zeros(count, np.intp)
     rows = np.arange(count)
     buffer = np.empty((count, n))
-    for length in range(MIN_PART, n - MIN_PART + 1):
-        sums = buffer[:, :n - length]
-        np.subtract(s1[:, 1 + length:], s1[:, 1:n + 1 - length], out=sums)   # arcs [a, a + length), a = 1 .. n - length
+    m = MIN_PART
+    for length in range(m, n - m + 1):
+        inner = max(0, n - length - 2 * m + 1)            # arcs [a, a + length), a = m .. n - length - m
+        sums = buffer[:, :inner + 1]
+        np.subtract(s1[:, m + length:m + length + inner], s1[:, m:m + inner], out=sums[:, :inner])
+        np.subtract(s1[:, n], s1[:, n - length], out=sums[:, inner])   # the step: [n - length, n)
         where = np.argmax(np.abs(sums), axis=1)
         arc_sum = sums[rows, where]
         value = arc_sum * arc_sum * (n / (length * (n - length)))
         better = value > best
         best[better] = value[better]
         best_sum[better] = arc_sum[better]
-        best_a[better] = where[better] + 1
+        best_a[better] = np.where(where == inner, n - length, m + where)[better]
         best_length[better] = length
     best = np.minimum(best, n)
     with np.errstate(divide="ignore", invalid="ignore"):

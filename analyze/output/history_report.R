@@ -85,8 +85,8 @@ history_blocks <- function(history) {
   if (nrow(departs)) {
     shown <- departs[, .(context = paste(campaign, library, param_set, deployment, op), cell, earlier,
                          baseline_from, baseline_us, entry_us, ratio, ratio_low, ratio_high, p, p_adjusted)]
-    blocks <- c(blocks, list(bounded_table(shown, "cells that depart", "history_departures.csv",
-                                           explore = "history-departures")))
+    blocks <- c(blocks, bounded_table(shown, "cells that depart", "history_departures.csv",
+                                      explore = "history-departures"))
   }
   blocks <- c(blocks, list(heading("Since when each violation stands", 3L)))
   if (nrow(v)) {
