@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from history import departure, segments, series
+from history import common_shift, departure, keys, segments, series
 from history.distributions import t_quantile
 
 COLUMNS = ("campaign", "library", "distribution", "param_set", "deployment", "op", "cell", "begins_entry",
@@ -34,6 +34,8 @@ DEPARTURE_COLUMNS = ("campaign", "library", "distribution", "param_set", "deploy
 ALPHA = 0.05
 MIN_RATIO = 1.03
 CONTEXT = ("campaign", "library", "distribution", "param_set", "deployment", "nprocs", "op")
+IDENTITY = keys.IDENTITY
+COMMON_CELL = "(every cell: the entries' common shift)"
 
 
 def cell_text(params, same=()):
@@ -61,11 +63,13 @@ def same_everywhere(cells):
 
 @dataclass
 class Search:
-    """What find_changes found: the rows (COLUMNS), and how many cells
-    were searched, chose, or had too few entries (fewer than
+    """What find_changes found: the rows (COLUMNS), how many cells and
+    common-shift series it looked at, how many series were searched and
+    chosen, and how many cells had too few entries (fewer than
     segments.MIN_LENGTH)."""
     rows: list = field(default_factory=list)
     cells: int = 0
+    commons: int = 0        # series of the entries' common shifts (one per identity with enough cells)
     searched: int = 0
     chosen: int = 0
     too_few: int = 0
@@ -90,29 +94,61 @@ def welch_interval(before, after):
     return diff, float(t_quantile(0.975, max(df, 1))) * math.sqrt(se2)
 
 
-def point_rows(s, chosen, kept):
-    """The change points of one cell: KEPT, its splits (with their
-    adjusted p); rows of COLUMNS' statistics (without the cell's names)."""
+def point_rows(values, raw, chosen, kept):
+    """The change points of one series: VALUES, what was searched (a
+    cell's levels less its share of the common shifts, or the common
+    shifts); RAW, its levels (for the medians shown); CHOSEN, its entries;
+    KEPT, its splits (with their adjusted p). Rows of COLUMNS' statistics
+    (without the cell's names): the size from VALUES, so that it is the
+    cell's own, the levels before and after it from RAW."""
     first = {}
     for i, (split, _) in enumerate(kept):
         for point in split.points():
             first.setdefault(point, i)
     points = sorted(first.items())
-    bounds = [0] + [p for p, _ in points] + [len(s.levels)]
+    bounds = [0] + [p for p, _ in points] + [len(values)]
     out = []
     for j, (index, i) in enumerate(points):
         split, adjusted = kept[i]
-        before, after = s.levels[bounds[j]:index], s.levels[index:bounds[j + 2]]
+        before, after = values[bounds[j]:index], values[index:bounds[j + 2]]
         diff, half = welch_interval(before, after)
-        entry = chosen[index]
+        base = math.exp(float(np.mean(raw[bounds[j]:index])))
         kind = "step" if split.back == split.end else ("bump starts" if index == split.index else "bump ends")
-        out.append({"index": index, "entry": entry, "previous": chosen[index - 1], "kind": kind,
-                    "before_us": math.exp(float(np.mean(before))), "after_us": math.exp(float(np.mean(after))),
+        out.append({"index": index, "entry": chosen[index], "previous": chosen[index - 1], "kind": kind,
+                    "before_us": base, "after_us": base * math.exp(diff),
                     "ratio": math.exp(diff), "ratio_low": math.exp(diff - half) if half == half else math.nan,
                     "ratio_high": math.exp(diff + half) if half == half else math.nan,
                     "direction": "slower" if diff > 0 else "faster", "t": split.t, "p": split.p,
                     "p_adjusted": adjusted, "entries_before": len(before), "entries_after": len(after)})
     return out
+
+
+def identity_of(params):
+    return tuple(params.get(k, "") for k in IDENTITY)
+
+
+def own_levels(data, ids, cells, order, upto=None):
+    """Each cell's levels less its share of its entries' common shifts
+    (common_shift.py; per series identity), over its entries (or those
+    before position UPTO[cell]); and per identity with enough cells the
+    common shifts' own series, in ORDER (the history's entries in order).
+    Returns ([array per id of IDS], {identity: (entries, shifts)})."""
+    groups = {}
+    for c in ids:
+        if c in data:
+            groups.setdefault(identity_of(cells[c][1]), []).append(c)
+    own, commons = {}, {}
+    for identity, members in groups.items():
+        spans = {c: data[c].entries[:upto[c]] if upto else data[c].entries for c in members}
+        chosen = [([e.id for e in spans[c]], data[c].levels[:len(spans[c])]) for c in members]
+        shifts = common_shift.entry_shifts(chosen)
+        for c, (residual, _) in zip(members, common_shift.residual_series(chosen, shifts)):
+            own[c] = residual
+        if len(members) >= common_shift.MIN_COMMON_CELLS:
+            counted = {e for entries, _ in chosen for e in entries}
+            entries = [e for e in order(identity) if e.id in counted]
+            commons[identity] = (entries, np.array([shifts[e.id] for e in entries]))
+    return [own.get(c, np.zeros(0)) for c in ids], commons
 
 
 def search_cells(levels, alpha):
@@ -146,27 +182,43 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
             same = same_everywhere(cells if not where and cell_ids is None else series.read_cells(db))
         data = series.cell_series(db, cells, entries, by, all_cells=not where and cell_ids is None)
     ids = sorted(cells, key=lambda c: cells[c][0])
-    levels = [data[c].levels if c in data else np.zeros(0) for c in ids]
-    kept, searched, chosen = search_cells(levels, alpha)
-    result = Search(cells=len(ids), searched=searched, chosen=chosen,
-                    too_few=sum(len(x) < segments.MIN_LENGTH for x in levels))
-    for cell_id, splits, s in zip(ids, kept, levels):
+    own, commons = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
+    common_ids = sorted(commons)
+    kept, searched, chosen = search_cells(own + [commons[i][1] for i in common_ids], alpha)
+    result = Search(cells=len(ids), commons=len(common_ids), searched=searched, chosen=chosen,
+                    too_few=sum(len(x) < segments.MIN_LENGTH for x in own))
+    for cell_id, splits, values in zip(ids, kept, own):
         if not splits:
             continue
         key, params = cells[cell_id]
-        library = params.get("library", "")
-        order = data[cell_id].entries
-        for point in point_rows(data[cell_id], order, splits):
-            if max(point["ratio"], 1 / point["ratio"]) < min_ratio:
-                continue
-            entry, previous = point.pop("entry"), point.pop("previous")
-            archive = entry.archive_of(library)
-            result.rows.append({**{k: params.get(k, "") for k in CONTEXT if k != "nprocs"},
-                                "cell": cell_text(params, same), "cell_id": cell_id, "key": key,
-                                "begins_entry": entry.id, "begins_archive": archive["name"],
-                                "begins_date": entry.created, "begins_release": archive["release"],
-                                "previous_release": previous.release(library), **point})
+        rows = point_rows(values, data[cell_id].levels, data[cell_id].entries, splits)
+        result.rows += change_rows(rows, params, cell_text(params, same), cell_id, key, min_ratio)
+    for identity, splits in zip(common_ids, kept[len(ids):]):
+        if not splits:
+            continue
+        order, shifts = commons[identity]
+        params = dict(zip(IDENTITY, identity))
+        rows = point_rows(shifts, np.zeros(len(shifts)), order, splits)
+        for r in rows:
+            r["before_us"] = r["after_us"] = math.nan   # a shift has no time of its own
+        result.rows += change_rows(rows, params, COMMON_CELL, None, "common:" + keys.params_text(params), min_ratio)
     return result
+
+
+def change_rows(points, params, text, cell_id, key, min_ratio):
+    """POINTS (point_rows) of one series as change rows, those of size at least MIN_RATIO."""
+    library = params.get("library", "")
+    out = []
+    for point in points:
+        if max(point["ratio"], 1 / point["ratio"]) < min_ratio:
+            continue
+        entry, previous = point.pop("entry"), point.pop("previous")
+        archive = entry.archive_of(library)
+        out.append({**{k: params.get(k, "") for k in CONTEXT if k != "nprocs"}, "cell": text, "cell_id": cell_id,
+                    "key": key, "begins_entry": entry.id, "begins_archive": archive["name"],
+                    "begins_date": entry.created, "begins_release": archive["release"],
+                    "previous_release": previous.release(library), **point})
+    return out
 
 
 def change_line(row):
@@ -184,14 +236,16 @@ def change_line(row):
             f"(adjusted {row['p_adjusted']:.3g})")
 
 
-def baseline_starts(data, order, entry_id, alpha):
+def baseline_starts(data, ids, cells, entries, by, entry_id, alpha):
     """Where each cell's baseline for ENTRY_ID begins (an index into its
-    series): after its last change point among the entries before it
-    (search_cells over those entries of every cell, as find_changes
-    would find them then), at most departure.WINDOW entries back."""
-    positions = [[e.id for e in data[c].entries].index(entry_id) for c in order]
-    earlier = [data[c].levels[:p] for c, p in zip(order, positions)]
-    kept, _, _ = search_cells(earlier, alpha)
+    series): after its last change point among the entries before it (its
+    own levels searched with those of every cell of IDS, as find_changes
+    would have found them then), at most departure.WINDOW entries back;
+    and where ENTRY_ID is in each series."""
+    positions = [[e.id for e in data[c].entries].index(entry_id) for c in ids]
+    own, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
+                        dict(zip(ids, positions)))
+    kept, _, _ = search_cells(own, alpha)
     return [max([0, p - departure.WINDOW] + [q for split, _ in splits for q in split.points()])
             for p, splits in zip(positions, kept)], positions
 
@@ -208,7 +262,7 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
             same = same_everywhere(series.read_cells(db))
         data = series.cell_series(db, cells, entries, by)
     order = sorted(cells, key=lambda c: cells[c][0])
-    starts, positions = baseline_starts(data, order, entry_id, alpha)
+    starts, positions = baseline_starts(data, order, cells, entries, by, entry_id, alpha)
     baselines, levels, spreads, runs, firsts = [], [], [], [], []
     for cell_id, start, position in zip(order, starts, positions):
         s = data[cell_id]

@@ -140,10 +140,10 @@ def changes_command(argv):
         write_csv(args.csv, [{**r, "line": change_line(r)} for r in found.rows], CHANGE_COLUMNS + ("line",))
     for r in found.rows:
         print(change_line(r))
-    print(f"{len(found.rows)} change point(s) in {found.cells} cell series, by {args.by}: {found.searched} searched "
-          f"(circular binary segmentation), {found.chosen} changed at a false discovery rate of {args.alpha} across "
-          f"them, size >= {args.min_ratio}x; {found.too_few} with too few entries (fewer than "
-          f"{segments.MIN_LENGTH})")
+    print(f"{len(found.rows)} change point(s) in {found.cells} cell series and {found.commons} series of the entries' "
+          f"common shifts, by {args.by}: {found.searched} searched (circular binary segmentation), {found.chosen} "
+          f"changed at a false discovery rate of {args.alpha} across them, size >= {args.min_ratio}x; {found.too_few} "
+          f"cells with too few entries (fewer than {segments.MIN_LENGTH})")
     return 0
 
 

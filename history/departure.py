@@ -55,6 +55,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from history import common_shift
 from history.distributions import digamma, t_quantile, t_two_sided, trigamma, trigamma_inverse
 
 MIN_EARLIER = 5
@@ -62,7 +63,7 @@ WINDOW = 20
 TRIM = 0.2
 # The variance of a 20 %-trimmed mean of r normal values over that of their mean (1/0.94).
 TRIMMED_EFFICIENCY = 1.06
-MIN_COMMON_CELLS = 5
+MIN_COMMON_CELLS = common_shift.MIN_COMMON_CELLS
 MIN_PRIOR_CELLS = 5
 
 
@@ -138,21 +139,28 @@ def benjamini_hochberg(p):
     return out
 
 
-def common_shifts(baselines, levels, tested):
-    """({baseline entry: its shift g_e}, the new entry's shift g) over the
-    TESTED cells; ({}, 0) with fewer than MIN_COMMON_CELLS of them."""
+def new_shift(baselines, levels, tested):
+    """({baseline entry: its common shift}, the new entry's): the new
+    entry's is the median over the TESTED cells of their new level minus
+    their baseline median, as common_shift.entry_shifts makes the others;
+    ({}, 0) with fewer than MIN_COMMON_CELLS tested cells."""
     if tested.sum() < MIN_COMMON_CELLS:
         return {}, 0.0
-    deviations = {}
-    for b, ok in zip(baselines, tested):
-        if ok:
-            centre = float(np.median(b.levels))
-            for e, x in zip(b.entries, b.levels):
-                deviations.setdefault(e, []).append(x - centre)
-    shifts = {e: float(np.median(v)) for e, v in deviations.items() if len(v) >= MIN_COMMON_CELLS}
-    new = [y - np.mean([x - shifts.get(e, 0.0) for e, x in zip(b.entries, b.levels)])
-           for b, y, ok in zip(baselines, levels, tested) if ok]
+    chosen = [(b.entries, b.levels) for b, ok in zip(baselines, tested) if ok]
+    shifts = common_shift.entry_shifts(chosen)
+    new = [y - float(np.median(b.levels)) for b, y, ok in zip(baselines, levels, tested) if ok]
     return shifts, float(np.median(new))
+
+
+def fit(x, g, g_new):
+    """The cell's baseline levels X less their entries' common shifts G
+    (the whole shift: a baseline of a few entries cannot afford a slope,
+    common_shift.sensitivity): (prediction at G_NEW, variance of the
+    rest, its degrees of freedom k - 1, the prediction's variance factor
+    1 + 1/k)."""
+    k = len(x)
+    rest = x - g
+    return float(rest.mean()) + g_new, float(rest.var(ddof=1)) if k > 1 else math.nan, k - 1, 1 + 1 / k
 
 
 def predict(diff, v, df):
@@ -187,15 +195,15 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
     runs = np.maximum(np.asarray(runs, dtype=float), 1)
     k = np.array([len(b.levels) for b in baselines], dtype=float)
     tested = (k >= max(2, min_earlier)) & np.isfinite(levels)
-    shifts, g = common_shifts(baselines, levels, tested)
-    relative = [np.asarray(b.levels, dtype=float) - np.array([shifts.get(e, 0.0) for e in b.entries])
-                for b in baselines]
-    y = levels - g
-    s2 = np.array([np.var(x, ddof=1) if len(x) >= 2 else math.nan for x in relative])
-    xbar = np.array([np.mean(x) if len(x) else math.nan for x in relative])
+    shifts, g = new_shift(baselines, levels, tested)
+    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g)
+            if len(b.levels) else (math.nan, math.nan, 0, math.nan) for b in baselines]
+    predicted = np.array([f[0] for f in fits])
+    s2 = np.array([f[1] for f in fits])
+    d = np.array([f[2] for f in fits], dtype=float)
+    factor = np.array([f[3] for f in fits])
     baseline_runs = np.array([np.mean(TRIMMED_EFFICIENCY * np.nan_to_num(b.spreads) / np.maximum(b.runs, 1))
                               if len(b.levels) else math.nan for b in baselines])
-    d = k - 1
     d0, s0 = variance_prior(s2[tested], d[tested])
     if d0 == math.inf:
         moderated, df = np.full(len(k), s0), np.full(len(k), 1e6)
@@ -203,10 +211,10 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
         moderated, df = (d0 * s0 + d * s2) / (d0 + d), d + d0
     else:
         moderated, df = s2, d
-    v = moderated * (1 + 1 / k) + np.maximum(0.0, TRIMMED_EFFICIENCY * spreads / runs - baseline_runs)
+    v = moderated * factor + np.maximum(0.0, TRIMMED_EFFICIENCY * spreads / runs - baseline_runs)
     t, p, half = (np.full(len(k), np.nan) for _ in range(3))
     if tested.any():
-        t[tested], p[tested], half[tested] = predict((y - xbar)[tested], v[tested], df[tested])
+        t[tested], p[tested], half[tested] = predict((levels - predicted)[tested], v[tested], df[tested])
     history = np.array([shifts[e] for e in sorted(shifts)])
     common = None
     if len(history) >= max(2, min_earlier):
@@ -221,8 +229,8 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
         if not tested[i]:
             out.append(Departure("too few entries", int(k[i])))
             continue
-        out.append(departure(None, int(k[i]), y[i] - xbar[i], half[i], xbar[i] + g, levels[i], t[i], df[i], p[i],
-                             adjusted[i], alpha, min_ratio))
+        out.append(departure(None, int(k[i]), levels[i] - predicted[i], half[i], predicted[i], levels[i], t[i], df[i],
+                             p[i], adjusted[i], alpha, min_ratio))
     if common is None:
         return out, (Departure("too few entries", len(history)) if len(k) >= MIN_COMMON_CELLS else None)
     diff, _, df_common, kg, mean, ct, cp, chalf = common

@@ -94,10 +94,12 @@ def verdict_map(db, order):
 
 
 def chart_range(points):
-    """(low, high) of a chart's log axis: its medians and bands, padded."""
-    values = [v for p in points for v in (p[1], p[2], p[3]) if v and v > 0]
+    """(low, high) of a chart's log axis: its medians', padded (the runs'
+    band is drawn within it, cut at its edges: a wild run does not squash
+    the medians)."""
+    values = [p[1] for p in points if p[1] and p[1] > 0]
     low, high = math.log(min(values)), math.log(max(values))
-    pad = max(0.08 * (high - low), 0.02)
+    pad = max(0.15 * (high - low), 0.03)
     return low - pad, high + pad
 
 
@@ -112,7 +114,7 @@ def svg_chart(points, changes, positions, labels):
         return PAD + (WIDTH - PAD - 10) * (i / max(positions - 1, 1))
 
     def y(v):
-        return HEIGHT - 18 - (HEIGHT - 28) * (math.log(v) - low) / span
+        return HEIGHT - 18 - (HEIGHT - 28) * (min(max(math.log(v), low), high) - low) / span
 
     parts = [f"<svg viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" role=\"img\">",
              f"<line x1=\"{PAD}\" y1=\"{HEIGHT - 18}\" x2=\"{WIDTH - 8}\" y2=\"{HEIGHT - 18}\" class=\"axis\"/>"]
@@ -121,8 +123,8 @@ def svg_chart(points, changes, positions, labels):
                      f"{value:.3g}</text>")
     band = [p for p in points if p[2] and p[3]]
     if band:
-        outline = [f"{x(p[0]):.1f},{y(max(p[3], math.exp(low))):.1f}" for p in band] + \
-                  [f"{x(p[0]):.1f},{y(max(p[2], math.exp(low))):.1f}" for p in reversed(band)]
+        outline = [f"{x(p[0]):.1f},{y(p[3]):.1f}" for p in band] + [f"{x(p[0]):.1f},{y(p[2]):.1f}"
+                                                                     for p in reversed(band)]
         parts.append(f"<polygon points=\"{' '.join(outline)}\" class=\"band\"/>")
     for position, ratio, p in changes:
         parts.append(f"<line x1=\"{x(position - 0.5):.1f}\" y1=\"6\" x2=\"{x(position - 0.5):.1f}\" "
@@ -251,7 +253,7 @@ def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2
         f"<ul class=\"facts\"><li>database: <code>{esc(shown(db.location))}</code></li>"
         f"<li>{len(order)} entries, ordered by {esc(by)}; {cell_count} cells, {map_rows} guideline rows</li>"
         f"<li>change points (circular binary segmentation of each cell's levels, steps and bumps; a false "
-        f"discovery rate of {alpha} across the {found.searched} cells searched, size at least {min_ratio}x): "
+        f"discovery rate of {alpha} across the {found.searched} series searched, size at least {min_ratio}x): "
         f"{len(found.rows)} in {found.chosen} cells; {found.too_few} cells have too few entries to search</li></ul>",
         filters,
         "<h2 id=\"entries\">Entries</h2>", entries_table(order),
