@@ -206,3 +206,25 @@ def test_entries_in_order_of_date_or_release(tmp_path):
     assert [line.split()[-1] for line in by_release] == ["a01", "a02", "a03"]
     seal(archives[0], dates[0], "Open MPI v5.0.1, synthetic")   # sealed again: the same manifest
     assert "already in" in nbhbench("history", "add", "--db", db, archives[0]).stdout
+
+
+def test_a_library_name_with_quotes_is_the_same_in_the_archive_and_its_cells(tmp_path, series_archives):
+    quoted = tmp_path / "quoted"
+    shutil.copytree(series_archives[0], quoted)
+    info = json.loads((quoted / "archive.json").read_text())
+    info["library"] = 'my"mpi, v2'
+    (quoted / "archive.json").write_text(json.dumps(info))
+    with open(quoted / "runs.csv", newline="") as f:
+        runs = list(csv.DictReader(f))
+    for run in runs:
+        run["library"] = 'my"mpi, v2'
+    with open(quoted / "runs.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(runs[0]))
+        writer.writeheader()
+        writer.writerows(runs)
+    seal(quoted, info["created"], "Open MPI v5.0.1, synthetic")
+    db = tmp_path / "h.db"
+    nbhbench("history", "add", "--db", db, quoted)
+    assert rows(db, "SELECT library FROM archives") == [('my"mpi, v2',)]
+    assert rows(db, "SELECT DISTINCT library FROM cells") == rows(db, "SELECT DISTINCT library FROM tests") == \
+        [('my"mpi, v2',)]
