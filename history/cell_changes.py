@@ -132,23 +132,23 @@ def own_levels(data, ids, cells, order, upto=None):
     (common_shift.py; per series identity), over its entries (or those
     before position UPTO[cell]); and per identity with enough cells the
     common shifts' own series, in ORDER (the history's entries in order).
-    Returns ([array per id of IDS], {identity: (entries, shifts)})."""
+    Returns ([array per id of IDS], {identity: (entries, shifts)}, {id: beta})."""
     groups = {}
     for c in ids:
         if c in data:
             groups.setdefault(identity_of(cells[c][1]), []).append(c)
-    own, commons = {}, {}
+    own, commons, betas = {}, {}, {}
     for identity, members in groups.items():
         spans = {c: data[c].entries[:upto[c]] if upto else data[c].entries for c in members}
         chosen = [([e.id for e in spans[c]], data[c].levels[:len(spans[c])]) for c in members]
         shifts = common_shift.entry_shifts(chosen)
-        for c, (residual, _) in zip(members, common_shift.residual_series(chosen, shifts)):
-            own[c] = residual
+        for c, (residual, beta) in zip(members, common_shift.residual_series(chosen, shifts)):
+            own[c], betas[c] = residual, beta
         if len(members) >= common_shift.MIN_COMMON_CELLS:
             counted = {e for entries, _ in chosen for e in entries}
             entries = [e for e in order(identity) if e.id in counted]
             commons[identity] = (entries, np.array([shifts[e.id] for e in entries]))
-    return [own.get(c, np.zeros(0)) for c in ids], commons
+    return [own.get(c, np.zeros(0)) for c in ids], commons, betas
 
 
 def search_cells(levels, alpha):
@@ -182,7 +182,7 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
             same = same_everywhere(cells if not where and cell_ids is None else series.read_cells(db))
         data = series.cell_series(db, cells, entries, by, all_cells=not where and cell_ids is None)
     ids = sorted(cells, key=lambda c: cells[c][0])
-    own, commons = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
+    own, commons, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
     common_ids = sorted(commons)
     kept, searched, chosen = search_cells(own + [commons[i][1] for i in common_ids], alpha)
     result = Search(cells=len(ids), commons=len(common_ids), searched=searched, chosen=chosen,
@@ -241,13 +241,14 @@ def baseline_starts(data, ids, cells, entries, by, entry_id, alpha):
     series): after its last change point among the entries before it (its
     own levels searched with those of every cell of IDS, as find_changes
     would have found them then), at most departure.WINDOW entries back;
-    and where ENTRY_ID is in each series."""
+    where ENTRY_ID is in each series; each cell's sensitivity to the
+    common shift over the entries before it."""
     positions = [[e.id for e in data[c].entries].index(entry_id) for c in ids]
-    own, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
-                        dict(zip(ids, positions)))
+    own, _, betas = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
+                               dict(zip(ids, positions)))
     kept, _, _ = search_cells(own, alpha)
     return [max([0, p - departure.WINDOW] + [q for split, _ in splits for q in split.points()])
-            for p, splits in zip(positions, kept)], positions
+            for p, splits in zip(positions, kept)], positions, [betas.get(c, 1.0) for c in ids]
 
 
 def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, same=None):
@@ -262,12 +263,12 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
             same = same_everywhere(series.read_cells(db))
         data = series.cell_series(db, cells, entries, by)
     order = sorted(cells, key=lambda c: cells[c][0])
-    starts, positions = baseline_starts(data, order, cells, entries, by, entry_id, alpha)
+    starts, positions, betas = baseline_starts(data, order, cells, entries, by, entry_id, alpha)
     baselines, levels, spreads, runs, firsts = [], [], [], [], []
-    for cell_id, start, position in zip(order, starts, positions):
+    for cell_id, start, position, beta in zip(order, starts, positions, betas):
         s = data[cell_id]
         baselines.append(departure.Baseline([e.id for e in s.entries[start:position]], s.levels[start:position],
-                                            s.spreads[start:position], s.runs[start:position]))
+                                            s.spreads[start:position], s.runs[start:position], beta))
         firsts.append(s.entries[start] if start < position else None)
         levels.append(s.levels[position])
         spreads.append(s.spreads[position])

@@ -73,6 +73,7 @@ class Baseline:
     levels: np.ndarray      # their levels (log us)
     spreads: np.ndarray     # their run spreads (variance of the log run medians)
     runs: np.ndarray        # their runs
+    beta: float = 1.0       # the cell's sensitivity to the entries' common shift (common_shift.py), from its history
 
 
 @dataclass
@@ -152,15 +153,16 @@ def new_shift(baselines, levels, tested):
     return shifts, float(np.median(new))
 
 
-def fit(x, g, g_new):
-    """The cell's baseline levels X less their entries' common shifts G
-    (the whole shift: a baseline of a few entries cannot afford a slope,
-    common_shift.sensitivity): (prediction at G_NEW, variance of the
+def fit(x, g, g_new, beta=1.0):
+    """The cell's baseline levels X less BETA times their entries' common
+    shifts G (BETA fitted on the cell's whole history before the new
+    entry, common_shift.sensitivity: a baseline of a few entries cannot
+    afford a slope of its own): (prediction at G_NEW, variance of the
     rest, its degrees of freedom k - 1, the prediction's variance factor
     1 + 1/k)."""
     k = len(x)
-    rest = x - g
-    return float(rest.mean()) + g_new, float(rest.var(ddof=1)) if k > 1 else math.nan, k - 1, 1 + 1 / k
+    rest = x - beta * g
+    return float(rest.mean()) + beta * g_new, float(rest.var(ddof=1)) if k > 1 else math.nan, k - 1, 1 + 1 / k
 
 
 def predict(diff, v, df):
@@ -196,7 +198,7 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
     k = np.array([len(b.levels) for b in baselines], dtype=float)
     tested = (k >= max(2, min_earlier)) & np.isfinite(levels)
     shifts, g = new_shift(baselines, levels, tested)
-    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g)
+    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g, b.beta)
             if len(b.levels) else (math.nan, math.nan, 0, math.nan) for b in baselines]
     predicted = np.array([f[0] for f in fits])
     s2 = np.array([f[1] for f in fits])
