@@ -1,7 +1,11 @@
 """make bench (bench/bench-history): a history of one entry made into one
-of COUNT entries, for the time of a trend query at that size: entry 1's
-archive, cells and tests copied as entries 2..COUNT, a day apart, every
-median scaled by a factor per entry (1 +- 2 %), in SQL (INSERT ... SELECT).
+of COUNT entries, for the time of the history's commands at that size:
+entry 1's archive, cells and tests copied as entries 2..COUNT, a day apart
+and earlier (entry 1 stays the newest, as the entry `analyze --history`
+adds would be), in SQL (INSERT ... SELECT). Every median and level moves
+by a factor per entry (1 +- 2 %) and each level by its own noise (sd
+about 2 %); one cell in a hundred is 1.2x slower in the newer half of the
+entries, so that the change detection has changes to find.
 python bench/history/replicate.py DB COUNT"""
 import sqlite3
 import sys
@@ -20,18 +24,22 @@ def replicate(path, count):
             db.execute("INSERT INTO entries (id, added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
                        "assessment, created) SELECT ?, added, source, analysed_by, p_thres, v_thres, hold_ratio, "
                        "adjust, assessment, strftime(?, created, ?) FROM entries WHERE id = 1",
-                       (k, ISO, f"+{k - 1} days"))
+                       (k, ISO, f"-{k - 1} days"))
             db.execute("INSERT INTO archives (entry_id, manifest_sha256, name, directory, campaign, library, "
                        "library_version, release, configure, param_sets, environment, machine, scheduler, created, "
                        "nbhbench_commit, runs, runs_done) SELECT ?, manifest_sha256 || ?, name || ?, directory, "
                        "campaign, library, library_version, release, configure, param_sets, environment, machine, "
                        "scheduler, strftime(?, created, ?), nbhbench_commit, runs, runs_done FROM archives "
-                       "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", ISO, f"+{k - 1} days"))
+                       "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", ISO, f"-{k - 1} days"))
             db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
                        "FROM runs WHERE entry_id = 1", (k, k))
+            # Noise per cell: a uniform draw of sd 2 % from SQLite's random(); the older half of the
+            # entries without the 1.2x of every hundredth cell (entry 1 is the newest).
+            older = 1 if k > count // 2 else 0
             db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
-                       "p99_us * ?, run_nos, run_medians_us FROM cell_results "
-                       "WHERE entry_id = 1", (k, f, f, f, f))
+                       "p99_us * ?, run_nos, run_medians_us, level + ? + 0.0346 * ((abs(random()) % 2001) / 1000.0 - 1) "
+                       "- CASE WHEN ? AND cell_id % 100 = 0 THEN 0.1823 ELSE 0 END, spread FROM cell_results "
+                       "WHERE entry_id = 1", (k, f, f, f, f, float(np.log(f)), older))
             db.execute("INSERT INTO test_results SELECT test_id, ?, runs_a, runs_b, median_a_us * ?, median_b_us * ?, "
                        "ratio, ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra "
                        "FROM test_results WHERE entry_id = 1", (k, f, f))

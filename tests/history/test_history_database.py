@@ -228,3 +228,23 @@ def test_a_library_name_with_quotes_is_the_same_in_the_archive_and_its_cells(tmp
     assert rows(db, "SELECT library FROM archives") == [('my"mpi, v2',)]
     assert rows(db, "SELECT DISTINCT library FROM cells") == rows(db, "SELECT DISTINCT library FROM tests") == \
         [('my"mpi, v2',)]
+
+
+def test_a_failing_nested_analysis_exits_2_on_bad_input_and_1_otherwise(tmp_path, series_archives, monkeypatch):
+    broken = tmp_path / "broken"
+    shutil.copytree(series_archives[0], broken)
+    (broken / "experiments.csv").write_text("id,op\n0,no_such_op\n")
+    seal(broken, "2026-03-02T00:00:00Z", "Open MPI v5.0.1, synthetic")
+    done = nbhbench("history", "add", "--db", tmp_path / "h.db", broken, check=False)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"{broken}: the analysis failed: " in done.stderr and not (tmp_path / "h.db").exists()
+
+    from history import ingest
+
+    class Failed:
+        returncode, stderr, stdout = 1, "nbhbench: analyze failed: something broke\n", ""
+
+    monkeypatch.setattr(ingest.subprocess, "run", lambda *a, **k: Failed())
+    with pytest.raises(NbhError, match="the analysis failed: analyze failed: something broke") as raised:
+        ingest.analyse_archive(series_archives[0], tmp_path / "out")
+    assert raised.value.code == 1
