@@ -273,7 +273,8 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
         levels.append(s.levels[position])
         spreads.append(s.spreads[position])
         runs.append(s.runs[position])
-    tested, common = departure.entry_departures(baselines, levels, spreads, runs, alpha, min_ratio) if order else ([], None)
+    tested, common = ([], None) if not order else \
+        departure.entry_departures(baselines, levels, spreads, runs, alpha, min_ratio)
     rows = []
     for cell_id, d, first in zip(order, tested, firsts):
         key, params = cells[cell_id]

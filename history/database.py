@@ -287,6 +287,6 @@ def migrate(db, version):
             raise
         except Exception as e:
             reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-            raise NbhError(f"{shown(db.location)}: migrating from schema version {v} failed ({scrubbed(reason, db.location)}); "
-                           "the history is as it was", 1) from None
+            raise NbhError(f"{shown(db.location)}: migrating from schema version {v} failed "
+                           f"({scrubbed(reason, db.location)}); the history is as it was", 1) from None
     db.execute("UPDATE schema_info SET value = ? WHERE name = 'version'", (str(schema.VERSION),))

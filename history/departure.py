@@ -15,34 +15,36 @@ WINDOW), from its last offline change point before the new one on
 (segments.py: levels already known to differ are not mixed in). With k
 baseline entries:
 
-1. The entry's common shift. Each baseline entry's shift g_e is the
-   median, over the cells it measured, of their level minus the cell's
-   baseline median; the new entry's g is the median of its cells' levels
-   minus their baseline means (each cell with the common shifts taken
-   out). Every level is taken relative to its entry's shift. The new g is
-   itself tested against the baseline entries' g_e (prediction t, K - 1
-   degrees of freedom, at alpha): "every cell of this entry moved", which
-   is shown but is no departure: a library that is slower everywhere
-   cannot be told from a machine that was slower while the campaign ran
-   (this project's VM moved whole archives by up to 15 %). (With fewer
-   than MIN_COMMON_CELLS cells there is no common shift.)
+1. The entries' common shifts (common_shift.py): each baseline entry's
+   g_e, the median over the tested cells it measured of their level minus
+   the cell's baseline median, and the new entry's g, the median of their
+   new level minus that median. Each level is taken less beta times its
+   entry's shift, beta the cell's sensitivity to the common shift, fitted
+   on the cell's whole history before the new entry (a baseline of a few
+   entries cannot afford a slope of its own). The new g is itself tested
+   against the baseline entries' g_e (prediction t, K - 1 degrees of
+   freedom, at alpha): "every cell of this entry moved", which is shown
+   but is no departure: a library that is slower everywhere cannot be
+   told from a machine that was slower while the campaign ran (this
+   project's VM moved whole archives by up to 25 %). (With fewer than
+   MIN_COMMON_CELLS cells there is no common shift.)
 
-2. Each cell: y its new level and xbar, s^2 the mean and variance of its
-   k baseline levels (all relative to their entries' shifts). The
-   prediction variance of y - xbar is s~^2 (1 + 1/k): the entry-to-entry
-   variance, which holds both levels of repetition (the entries' own
-   shifts and the noise of a level made of r runs). Where the new
-   archive's own runs scatter more than the baseline's did, its level is
-   less sure, and V grows by the excess, 1.06 (w / r - mean_i w_i / r_i)
+2. Each cell: y its new level; the prediction is the mean of its k
+   baseline levels less beta g_e, plus beta g; s^2 their variance (k - 1
+   degrees of freedom). The prediction variance is s~^2 (1 + 1/k): the
+   entry-to-entry variance, which holds both levels of repetition (the
+   entries' own shifts and the noise of a level made of r runs). Where the
+   new archive's own runs scatter more than the baseline's did, its level
+   is less sure, and V grows by the excess, 1.06 (w / r - mean_i w_i / r_i)
    (1.06: a 20 %-trimmed mean's variance over the mean's). So the new
    archive's runs are its replicates, and the history's entry-to-entry
    variance the level above. s~^2 is s^2 moderated across the cells
    tested together (empirical Bayes, Smyth 2004: a scaled inverse
    chi-square prior, d0 degrees of freedom and variance s0^2, fitted to
    the cells' s^2), which lends a short history the degrees of freedom of
-   many cells; T = (y - xbar) / sqrt(V) against Student's t with k - 1 +
-   d0 degrees of freedom. The size is exp(y - xbar), its 95 % interval
-   exp(y - xbar +- t_0.975 sqrt(V)).
+   many cells; T = (y - prediction) / sqrt(V) against Student's t with
+   k - 1 + d0 degrees of freedom. The size is exp(y - prediction), its 95 %
+   interval exp(y - prediction +- t_0.975 sqrt(V)).
 
 Decided: the cells by Benjamini-Hochberg at alpha among them (the false
 discovery rate of one entry's alerts, whatever its number of cells); a
@@ -80,10 +82,10 @@ class Baseline:
 class Departure:
     status: str             # "departs", "consistent", "too few entries" (the common shift: "shifted")
     earlier: int            # baseline entries
-    ratio: float = math.nan             # the new level over the baseline's (common shift taken out)
+    ratio: float = math.nan             # the new level over the predicted
     ratio_low: float = math.nan
     ratio_high: float = math.nan
-    baseline_us: float = math.nan       # exp(xbar), in the new entry's common shift
+    baseline_us: float = math.nan       # exp(prediction): the level the baseline expects at the new shift
     entry_us: float = math.nan          # exp(y)
     t: float = math.nan
     df: float = math.nan

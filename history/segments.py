@@ -39,7 +39,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 DRAWS = 9999
-MIN_PART = 3          # entries inside an arc and outside it (2: two archives of one slow phase of the machine made bumps)
+# Entries inside an arc and outside it (with 2, two archives of one slow
+# phase of this project's machine made bumps).
+MIN_PART = 3
 MIN_LENGTH = 6        # the shortest segment searched (below: "too few entries")
 BATCH_ELEMENTS = 8_000_000   # float64 elements of one batch's arc arrays
 

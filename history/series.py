@@ -87,7 +87,8 @@ def check_names(db, where, what="cells"):
     unknown = [n for n in where if n not in names]
     if unknown:
         known = ", ".join(sorted(names)) or "none: the history is empty"
-        raise NbhError(f"--where: no {what[:-1]} of the history has a parameter '{unknown[0]}' (its parameters: {known})")
+        raise NbhError(f"--where: no {what[:-1]} of the history has a parameter '{unknown[0]}' "
+                       f"(its parameters: {known})")
 
 
 def params_text_of(where):

@@ -158,8 +158,8 @@ def main(location, out, quick=False):
         bumps = [r for r in off if r["factor"] == factor]
         both = sum(r["found_start"] and r["found_end"] for r in bumps)
         either = sum(r["found_start"] or r["found_end"] for r in bumps)
-        lines.append(f"offline, one cell {factor}x slower for {BUMP} entries: both ends found in {rate(both, len(bumps))} "
-                     f"bumps, either end in {rate(either, len(bumps))}")
+        lines.append(f"offline, one cell {factor}x slower for {BUMP} entries: both ends found in "
+                     f"{rate(both, len(bumps))} bumps, either end in {rate(either, len(bumps))}")
     (out / "summary.txt").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 

@@ -37,7 +37,8 @@ def replicate(path, count):
             # entries without the 1.2x of every hundredth cell (entry 1 is the newest).
             older = 1 if k > count // 2 else 0
             db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
-                       "p99_us * ?, run_nos, run_medians_us, level + ? + 0.0346 * ((abs(random()) % 2001) / 1000.0 - 1) "
+                       "p99_us * ?, run_nos, run_medians_us, "
+                       "level + ? + 0.0346 * ((abs(random()) % 2001) / 1000.0 - 1) "
                        "- CASE WHEN ? AND cell_id % 100 = 0 THEN 0.1823 ELSE 0 END, spread FROM cell_results "
                        "WHERE entry_id = 1", (k, f, f, f, f, float(np.log(f)), older))
             db.execute("INSERT INTO test_results SELECT test_id, ?, runs_a, runs_b, median_a_us * ?, median_b_us * ?, "

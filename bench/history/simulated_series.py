@@ -88,15 +88,16 @@ def main():
     rng = np.random.default_rng(2026)
     for count in (8, 20, 100):
         clean, step, bump = offline(rng, count)
+        cells = HISTORIES * CELLS
         print(f"simulated, {count} entries of {CELLS} cells, {HISTORIES} histories: offline, cells with a change point "
-              f"without a change {clean} of {HISTORIES * CELLS} ({100 * clean / (HISTORIES * CELLS):.2f} per 100); a 1.5x "
-              f"step in the middle found there in {step} of {HISTORIES}; a 1.5x bump of 4 entries found at both ends in "
-              f"{bump} of {HISTORIES}")
+              f"without a change {clean} of {cells} ({100 * clean / cells:.2f} per 100); a 1.5x "
+              f"step in the middle found there in {step} of {HISTORIES}; a 1.5x bump of 4 entries found at both "
+              f"ends in {bump} of {HISTORIES}")
     for count in (5, 10, 20):
         for factor in (1.2, 1.5):
             fired, found = online(rng, count, factor)
-            print(f"simulated, {count} entries before the newest: online, clean entries with a departing cell {fired} of "
-                  f"{HISTORIES}; one cell {factor}x slower in the newest found in {found} of {HISTORIES}")
+            print(f"simulated, {count} entries before the newest: online, clean entries with a departing cell "
+                  f"{fired} of {HISTORIES}; one cell {factor}x slower in the newest found in {found} of {HISTORIES}")
 
 
 if __name__ == "__main__":

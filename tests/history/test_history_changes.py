@@ -28,7 +28,8 @@ def test_history_changes_finds_the_planted_cell_at_the_seventh_archive(sqlite_hi
     assert "1.5" in c["line"] and "step" in c["line"]
     last = done.stdout.splitlines()[-1]
     assert last.startswith("1 change point(s) in 24 cell series and 1 series of the entries' common shifts, by date: "
-                           "25 searched (circular binary segmentation), 1 changed at a false discovery rate of 0.05"), last
+                           "25 searched (circular binary segmentation), 1 changed at a false discovery rate of "
+                           "0.05"), last
     # --where narrows the cells (and the false discovery rate is over those).
     assert nbhbench("history", "changes", "--db", sqlite_history, "--where", "op=neighbor_alltoall").stdout \
         .startswith("0 change point(s) in 12 cell series")

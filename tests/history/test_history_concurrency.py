@@ -5,10 +5,8 @@ entries are added; no transaction stays open while `history add`
 analyses an archive; a password in the URL, in any form libpq reads, is
 never printed nor written."""
 import json
-import multiprocessing
 import sqlite3
 import subprocess
-import time
 
 import pytest
 

@@ -129,7 +129,8 @@ def test_a_chart_s_x_positions_are_its_library_s_entries(series_archives, series
         info["library"] = "mpich"
         (copy / "archive.json").write_text(json.dumps(info))
         runs = (copy / "runs.csv").read_text().splitlines()
-        (copy / "runs.csv").write_text("\n".join([runs[0]] + [r.replace(",openmpi,", ",mpich,") for r in runs[1:]]) + "\n")
+        runs = [runs[0]] + [r.replace(",openmpi,", ",mpich,") for r in runs[1:]]
+        (copy / "runs.csv").write_text("\n".join(runs) + "\n")
         seal(copy, info["created"], f"MPICH Version: 4.{i}.0")
         other.append(copy)
     nbhbench("history", "add", "--db", db, *other)
