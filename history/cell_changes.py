@@ -180,7 +180,7 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
         cells = series.read_cells(db, where, cell_ids)
         if same is None:
             same = same_everywhere(cells if not where and cell_ids is None else series.read_cells(db))
-        data = series.cell_series(db, cells, entries, by, all_cells=not where and cell_ids is None)
+        data = series.cell_series(db, cells, entries, by)
     ids = sorted(cells, key=lambda c: cells[c][0])
     own, commons, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
     common_ids = sorted(commons)

@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from gen.errors import NbhError
-from history import keys
+from history import keys, summaries
 from history.analysis_files import Analysis
 from history.archive_files import read_archive
 from history.database import shown
@@ -51,6 +51,7 @@ class Prepared:
     runs: list              # (archive name, run id, run number)
     cells: dict             # key -> row of CELL_COLUMNS
     cell_results: list      # (cell key, runs, median, p50, p90, p99, run_nos, run_medians, level, spread)
+                            # (a spread of None: one run; summaries store 0)
     tests: dict             # key -> row of TEST_COLUMNS
     test_results: list      # (test key, values of TEST_VALUES..., extra)
 
@@ -231,15 +232,19 @@ def insert_entry(db, prepared):
             f"VALUES (?, {', '.join('?' * len(ARCHIVE_COLUMNS))})", [entry] + [a[c] for c in ARCHIVE_COLUMNS])
     db.executemany("INSERT INTO runs (entry_id, run_no, archive_id, run_id) VALUES (?, ?, ?, ?)",
                    [(entry, n, archive_ids[a], r) for a, r, n in prepared.runs])
-    ids = ids_of(db, "cells", CELL_COLUMNS, prepared.cells)
+    cell_ids = ids_of(db, "cells", CELL_COLUMNS, prepared.cells)
     db.executemany("INSERT INTO cell_results (cell_id, entry_id, runs, median_us, p50_us, p90_us, p99_us, run_nos, "
                    "run_medians_us, level, spread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   [(ids[r[0]], entry) + tuple(r[1:]) for r in prepared.cell_results])
+                   [(cell_ids[r[0]], entry) + tuple(r[1:]) for r in prepared.cell_results])
+    levels = [(cell_ids[r[0]], r[8], r[9], r[1]) for r in prepared.cell_results if r[8] is not None]
+    if levels:
+        summaries.insert_levels(db, entry, *zip(*levels))
     ids = ids_of(db, "tests", TEST_COLUMNS, prepared.tests)
     db.executemany("INSERT INTO test_results (test_id, entry_id, runs_a, runs_b, median_a_us, median_b_us, ratio, "
                    "ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                    [(ids[r[0]], entry) + tuple(r[1:]) for r in prepared.test_results])
+    summaries.insert_verdicts(db, summaries.verdict_rows(entry, prepared.tests, prepared.test_results))
     return entry
 
 

@@ -5,10 +5,11 @@ version_1_to_2: a series' identity gains the campaign and the library's
 distribution (keys.py). Every cell and test of a version 1 history is
 keyed again from the archives of each entry that measured it (a version 1
 cell that two campaigns shared becomes two cells), and every cell result
-gets its level and run spread from its run medians."""
+gets its level and run spread from its run medians; the per-entry
+summaries (summaries.py) are filled."""
 import json
 
-from history import keys
+from history import keys, summaries
 from history.departure import level_and_spread
 
 # Version 1 filed a release install-mpi installed under its package and
@@ -85,3 +86,4 @@ def version_1_to_2(db):
         level, spread = level_and_spread(values) if values else (None, None)
         levels.append((none_if_nan(level), none_if_nan(spread), cell, entry))
     db.executemany("UPDATE cell_results SET level = ?, spread = ? WHERE cell_id = ? AND entry_id = ?", levels)
+    summaries.fill(db)

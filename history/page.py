@@ -57,13 +57,9 @@ def verdict_rows(db, order):
     in the guidelines' and contexts' order."""
     position = {e.id: i for i, e in enumerate(order)}
     rows = {}
-    for tag, guideline, campaign, library, distribution, param_set, deployment, entry, tests, violated, holds in \
-            db.query("SELECT t.tag, t.guideline, t.campaign, t.library, t.distribution, t.param_set, t.deployment, "
-                     "r.entry_id, COUNT(*), SUM(CASE WHEN r.decision = 'violated' THEN 1 ELSE 0 END), "
-                     "SUM(CASE WHEN r.decision = 'holds' THEN 1 ELSE 0 END) "
-                     "FROM test_results r JOIN tests t ON t.id = r.test_id "
-                     "GROUP BY t.tag, t.guideline, t.campaign, t.library, t.distribution, t.param_set, t.deployment, "
-                     "r.entry_id"):
+    for entry, tag, guideline, campaign, library, distribution, param_set, deployment, tests, violated, holds in \
+            db.query("SELECT entry_id, tag, guideline, campaign, library, distribution, param_set, deployment, tests, "
+                     "violated, holds FROM verdict_counts"):
         key = (f"{tag}: {guideline}" if tag else guideline, campaign or "", library or "", distribution or "",
                param_set or "", deployment or "")
         rows.setdefault(key, {})[position[entry]] = (int(violated), int(tests), int(holds))

@@ -8,6 +8,7 @@ import numpy as np
 
 from gen.errors import NbhError
 from history.archive_files import version_number
+from history import summaries
 from history.keys import library_family
 
 ORDERS = ("date", "release")
@@ -192,24 +193,18 @@ class Series:
     runs: np.ndarray
 
 
-def cell_series(db, cells, entries, by="date", all_cells=False):
+def cell_series(db, cells, entries, by="date"):
     """{cell id: Series} of CELLS ({id: (key, params)}) over ENTRIES (the
-    dict read_entries returns), each in the order BY of its library.
-    ALL_CELLS: CELLS are every cell of the history (one scan, no IN lists)."""
-    columns = "cell_id, entry_id, level, spread, runs"
-    if all_cells:
-        rows = db.query(f"SELECT {columns} FROM cell_results")
-    else:
-        rows = []
-        for part in chunks(cells):
-            rows += db.query(f"SELECT {columns} FROM cell_results WHERE cell_id IN ({','.join('?' * len(part))})", part)
-    if not rows:
+    dict read_entries returns), each in the order BY of its library (read
+    from the entries' summaries: one row per entry)."""
+    if not cells:
         return {}
-    data = np.array(rows, dtype=float)
-    cell = data[:, 0].astype(np.int64)
-    entry = data[:, 1].astype(np.int64)
-    keep = np.isin(cell, np.fromiter(cells, dtype=np.int64, count=len(cells))) & np.isfinite(data[:, 2])
-    cell, entry, data = cell[keep], entry[keep], data[keep]
+    cell, entry, level, spread, runs = summaries.read_levels(db)
+    if not len(cell):
+        return {}
+    keep = np.isin(cell, np.fromiter(cells, dtype=np.int64, count=len(cells))) & np.isfinite(level)
+    cell, entry = cell[keep], entry[keep]
+    data = np.column_stack([level[keep], spread[keep], runs[keep]])
     libraries = sorted({params.get("library", "") for _, params in cells.values()})
     top = max(entries, default=0) + 1
     position = np.full((len(libraries), top), -1, dtype=np.int64)
@@ -218,8 +213,10 @@ def cell_series(db, cells, entries, by="date", all_cells=False):
         order = ordered(entries, by, library or None)
         ordered_entries.append(order)
         position[i, [e.id for e in order]] = np.arange(len(order))
-    library_of = {c: libraries.index(params.get("library", "")) for c, (_, params) in cells.items()}
-    lib = np.array([library_of[c] for c in cell], dtype=np.int64)
+    library_of = np.zeros(max(cells) + 1, dtype=np.int64)
+    for c, (_, params) in cells.items():
+        library_of[c] = libraries.index(params.get("library", ""))
+    lib = library_of[cell]
     pos = position[lib, entry]
     sort = np.lexsort((pos, cell))
     cell, pos, lib, data = cell[sort], pos[sort], lib[sort], data[sort]
@@ -227,8 +224,8 @@ def cell_series(db, cells, entries, by="date", all_cells=False):
     out = {}
     for start, end in zip(bounds[:-1], bounds[1:]):
         order = ordered_entries[lib[start]]
-        out[int(cell[start])] = Series([order[p] for p in pos[start:end]], data[start:end, 2], data[start:end, 3],
-                                       data[start:end, 4])
+        out[int(cell[start])] = Series([order[p] for p in pos[start:end]], data[start:end, 0], data[start:end, 1],
+                                       data[start:end, 2])
     return out
 
 

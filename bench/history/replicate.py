@@ -19,6 +19,10 @@ def replicate(path, count):
     rng = np.random.default_rng(1)
     with sqlite3.connect(path) as db:
         (have,) = db.execute("SELECT COUNT(*) FROM entries").fetchone()
+        ids, levels, spreads, runs = db.execute("SELECT cell_ids, levels, spreads, runs FROM entry_levels "
+                                                "WHERE entry_id = 1").fetchone()
+        cells = np.frombuffer(ids, dtype="<i8").astype(np.int64)
+        base = np.frombuffer(levels, dtype="<f8")
         for k in range(have + 1, count + 1):
             f = float(1 + rng.normal(0, 0.02))
             db.execute("INSERT INTO entries (id, added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
@@ -33,17 +37,31 @@ def replicate(path, count):
                        "WHERE entry_id = 1", (k, f"-{k}", f"-{k}", ISO, f"-{k - 1} days"))
             db.execute("INSERT INTO runs SELECT ?, run_no, (SELECT id FROM archives WHERE entry_id = ?), run_id "
                        "FROM runs WHERE entry_id = 1", (k, k))
-            # Noise per cell: a uniform draw of sd 2 % from SQLite's random(); the older half of the
-            # entries without the 1.2x of every hundredth cell (entry 1 is the newest).
+            # Noise per cell and entry: uniform, sd 2 %, from a hash of both (the same in SQL and in
+            # NumPy); the older half of the entries without the 1.2x of every hundredth cell (entry 1
+            # is the newest).
             older = 1 if k > count // 2 else 0
             db.execute("INSERT INTO cell_results SELECT cell_id, ?, runs, median_us * ?, p50_us * ?, p90_us * ?, "
-                       "p99_us * ?, run_nos, run_medians_us, "
-                       "level + ? + 0.0346 * ((abs(random()) % 2001) / 1000.0 - 1) "
-                       "- CASE WHEN ? AND cell_id % 100 = 0 THEN 0.1823 ELSE 0 END, spread FROM cell_results "
-                       "WHERE entry_id = 1", (k, f, f, f, f, float(np.log(f)), older))
+                       f"p99_us * ?, run_nos, run_medians_us, level + ? + {NOISE_SQL} "
+                       "- CASE WHEN ? AND cell_id % 100 = 0 THEN ? ELSE 0 END, spread FROM cell_results "
+                       "WHERE entry_id = 1", (k, f, f, f, f, float(np.log(f)), k, older, PLANT))
             db.execute("INSERT INTO test_results SELECT test_id, ?, runs_a, runs_b, median_a_us * ?, median_b_us * ?, "
                        "ratio, ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra "
                        "FROM test_results WHERE entry_id = 1", (k, f, f))
+            db.execute("INSERT INTO verdict_counts SELECT ?, tag, guideline, campaign, library, distribution, "
+                       "param_set, deployment, tests, violated, holds FROM verdict_counts WHERE entry_id = 1", (k,))
+            levels = base + np.log(f) + noise(cells, k) - (PLANT * older) * (cells % 100 == 0)
+            db.execute("INSERT INTO entry_levels VALUES (?, ?, ?, ?, ?)",
+                       (k, cells.astype("<i8").tobytes(), levels.astype("<f8").tobytes(), spreads, runs))
+
+
+PLANT = float(np.log(1.2))
+NOISE_SQL = "0.0346 * (((cell_id * 2654435761 + ? * 40503) % 2001) / 1000.0 - 1)"
+
+
+def noise(cells, k):
+    """NOISE_SQL in NumPy."""
+    return 0.0346 * (((cells * 2654435761 + k * 40503) % 2001) / 1000.0 - 1)
 
 
 if __name__ == "__main__":
