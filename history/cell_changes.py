@@ -139,14 +139,13 @@ def own_levels(data, ids, cells, order, upto=None):
             groups.setdefault(identity_of(cells[c][1]), []).append(c)
     own, commons, betas = {}, {}, {}
     for identity, members in groups.items():
-        spans = {c: data[c].entries[:upto[c]] if upto else data[c].entries for c in members}
-        chosen = [([e.id for e in spans[c]], data[c].levels[:len(spans[c])]) for c in members]
+        spans = {c: upto[c] if upto else len(data[c].levels) for c in members}
+        chosen = [(data[c].entry_ids[:spans[c]], data[c].levels[:spans[c]]) for c in members]
         shifts = common_shift.entry_shifts(chosen)
         for c, (residual, beta) in zip(members, common_shift.residual_series(chosen, shifts)):
             own[c], betas[c] = residual, beta
         if len(members) >= common_shift.MIN_COMMON_CELLS:
-            counted = {e for entries, _ in chosen for e in entries}
-            entries = [e for e in order(identity) if e.id in counted]
+            entries = [e for e in order(identity) if e.id in shifts]
             commons[identity] = (entries, np.array([shifts[e.id] for e in entries]))
     return [own.get(c, np.zeros(0)) for c in ids], commons, betas
 
@@ -243,7 +242,7 @@ def baseline_starts(data, ids, cells, entries, by, entry_id, alpha):
     would have found them then), at most departure.WINDOW entries back;
     where ENTRY_ID is in each series; each cell's sensitivity to the
     common shift over the entries before it."""
-    positions = [[e.id for e in data[c].entries].index(entry_id) for c in ids]
+    positions = [int(np.flatnonzero(data[c].entry_ids == entry_id)[0]) for c in ids]
     own, _, betas = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
                                dict(zip(ids, positions)))
     kept, _, _ = search_cells(own, alpha)
@@ -267,9 +266,9 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
     baselines, levels, spreads, runs, firsts = [], [], [], [], []
     for cell_id, start, position, beta in zip(order, starts, positions, betas):
         s = data[cell_id]
-        baselines.append(departure.Baseline([e.id for e in s.entries[start:position]], s.levels[start:position],
+        baselines.append(departure.Baseline(s.entry_ids[start:position].tolist(), s.levels[start:position],
                                             s.spreads[start:position], s.runs[start:position], beta))
-        firsts.append(s.entries[start] if start < position else None)
+        firsts.append(s.order[s.positions[start]] if start < position else None)
         levels.append(s.levels[position])
         spreads.append(s.spreads[position])
         runs.append(s.runs[position])

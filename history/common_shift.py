@@ -26,18 +26,38 @@ MIN_COMMON_CELLS = 5        # fewer cells in an entry: no common shift (0)
 BETA_RANGE = (0.0, 3.0)     # a sensitivity outside is a fit to noise
 
 
+def _flat(series):
+    """SERIES flattened: (row of each value, entry ids, levels, lengths)."""
+    lengths = np.array([len(x) for _, x in series], dtype=np.int64)
+    entries = np.concatenate([np.asarray(e, dtype=np.int64) for e, _ in series]) if len(series) else np.zeros(0, int)
+    levels = np.concatenate([np.asarray(x, dtype=float) for _, x in series]) if len(series) else np.zeros(0)
+    return np.repeat(np.arange(len(series)), lengths), entries, levels, lengths
+
+
+def _matrix(series):
+    """The levels of SERIES as a (cells, entries) matrix, nan where a cell
+    did not measure an entry, and the entry ids of its columns."""
+    row, entries, levels, _ = _flat(series)
+    ids = np.unique(entries)
+    matrix = np.full((len(series), len(ids)), np.nan)
+    matrix[row, np.searchsorted(ids, entries)] = levels
+    return matrix, ids
+
+
 def entry_shifts(series):
     """{entry id: common shift} of SERIES, (entry ids, levels) per cell of
     one identity: per entry, the median over its cells of their level
     minus the cell's median level; 0 where fewer than MIN_COMMON_CELLS
     cells measured the entry."""
-    deviations = {}
-    for entries, levels in series:
-        if len(levels):
-            centre = float(np.median(levels))
-            for e, x in zip(entries, levels):
-                deviations.setdefault(e, []).append(x - centre)
-    return {e: float(np.median(v)) if len(v) >= MIN_COMMON_CELLS else 0.0 for e, v in deviations.items()}
+    series = [(e, x) for e, x in series if len(x)]
+    if not series:
+        return {}
+    matrix, ids = _matrix(series)
+    with np.errstate(all="ignore"):
+        deviations = matrix - np.nanmedian(matrix, axis=1, keepdims=True)
+        counted = np.sum(np.isfinite(deviations), axis=0)
+        shifts = np.where(counted >= MIN_COMMON_CELLS, np.nanmedian(np.where(counted > 0, deviations, 0), axis=0), 0.0)
+    return dict(zip(ids.tolist(), np.nan_to_num(shifts).tolist()))
 
 
 def sensitivity(levels, shifts):
@@ -53,10 +73,24 @@ def sensitivity(levels, shifts):
 
 def residual_series(series, shifts):
     """Each cell's levels with its share of the common shifts taken out
-    (x - beta g), and its beta."""
-    out = []
-    for entries, levels in series:
-        g = np.array([shifts.get(e, 0.0) for e in entries])
-        beta = sensitivity(levels, g)
-        out.append((np.asarray(levels, dtype=float) - beta * g, beta))
-    return out
+    (x - beta g), and its beta (sensitivity's, for every cell at once)."""
+    if not series:
+        return []
+    row, entries, flat_x, lengths = _flat(series)
+    top = int(max(entries.max(initial=0), max(shifts, default=0))) + 1
+    lookup = np.zeros(top)
+    if shifts:
+        lookup[np.fromiter(shifts, dtype=np.int64, count=len(shifts))] = np.fromiter(shifts.values(), dtype=float,
+                                                                                     count=len(shifts))
+    flat_g = lookup[entries]
+    counts = np.maximum(lengths, 1)
+    mean_g = np.bincount(row, flat_g, len(series)) / counts
+    mean_x = np.bincount(row, flat_x, len(series)) / counts
+    dg = flat_g - mean_g[row]
+    spread = np.bincount(row, dg * dg, len(series))
+    slope = np.bincount(row, dg * (flat_x - mean_x[row]), len(series))
+    with np.errstate(all="ignore"):
+        beta = np.where((lengths >= 3) & (spread > 1e-12), np.clip(slope / spread, *BETA_RANGE), 1.0)
+    residual = flat_x - beta[row] * flat_g
+    bounds = np.r_[0, np.cumsum(lengths)]
+    return [(residual[bounds[i]:bounds[i + 1]], float(beta[i])) for i in range(len(series))]

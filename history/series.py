@@ -186,11 +186,18 @@ def cell_results(db, cell_ids=None, entry_ids=None):
 
 @dataclass
 class Series:
-    """A cell's entries in order and, per entry, its level, run spread and runs."""
-    entries: list
+    """A cell's entries in order and, per entry, its level, run spread and
+    runs (arrays; `entries`, the Entry objects, made when asked for)."""
+    positions: np.ndarray   # the entries' places in ORDER
+    order: list             # the library's entries in order
+    entry_ids: np.ndarray
     levels: np.ndarray
     spreads: np.ndarray
     runs: np.ndarray
+
+    @property
+    def entries(self):
+        return [self.order[p] for p in self.positions]
 
 
 def cell_series(db, cells, entries, by="date"):
@@ -219,14 +226,11 @@ def cell_series(db, cells, entries, by="date"):
     lib = library_of[cell]
     pos = position[lib, entry]
     sort = np.lexsort((pos, cell))
-    cell, pos, lib, data = cell[sort], pos[sort], lib[sort], data[sort]
+    cell, entry, pos, lib, data = cell[sort], entry[sort], pos[sort], lib[sort], data[sort]
     bounds = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1], True])
-    out = {}
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        order = ordered_entries[lib[start]]
-        out[int(cell[start])] = Series([order[p] for p in pos[start:end]], data[start:end, 0], data[start:end, 1],
-                                       data[start:end, 2])
-    return out
+    levels, spreads, runs = (np.ascontiguousarray(data[:, i]) for i in range(3))
+    return {int(cell[a]): Series(pos[a:b], ordered_entries[lib[a]], entry[a:b], levels[a:b], spreads[a:b], runs[a:b])
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())}
 
 
 def test_results(db, test_ids):

@@ -25,6 +25,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from history import departure, segments, series  # noqa: E402
@@ -46,9 +48,19 @@ class Planted:
         self.writer = sqlite3.connect(self.path, isolation_level=None)
 
     def move(self, cell, entries, factor):
-        sign = math.log(factor)
+        """CELL's level FACTOR times in ENTRIES: in cell_results and in the
+        entries' summaries (entry_levels, what the change detection reads)."""
+        shift = math.log(factor)
+        self.writer.execute("BEGIN")
         self.writer.executemany("UPDATE cell_results SET level = level + ? WHERE cell_id = ? AND entry_id = ?",
-                                [(sign, cell, e) for e in entries])
+                                [(shift, cell, e) for e in entries])
+        for e in entries:
+            ids, levels = self.writer.execute("SELECT cell_ids, levels FROM entry_levels WHERE entry_id = ?",
+                                              (e,)).fetchone()
+            levels = np.frombuffer(levels, dtype="<f8").copy()
+            levels[np.frombuffer(ids, dtype="<i8") == cell] += shift
+            self.writer.execute("UPDATE entry_levels SET levels = ? WHERE entry_id = ?", (levels.tobytes(), e))
+        self.writer.execute("COMMIT")
 
     def close(self):
         self.db.close()
