@@ -104,7 +104,8 @@ UNIT_OBJECTS := $(filter-out $(OUT)/obj/main.o,$(OBJECTS))
 
 kernel: $(OUT)/nbh-kernel $(OUT)/operations.csv $(OUT)/nbh-mpi-dims $(OUT)/libnbh-yield.so $(OUT)/unit-tests \
         $(OUT)/libnbh-slowdown.so $(OUT)/libnbh-reorder.so $(OUT)/libnbh-counts.so $(OUT)/libnbh-struct-slowdown.so \
-        $(OUT)/nbh-pack-bench $(OUT)/nbh-kernel-testclock $(OUT)/libnbh-neighbor-barrier.so
+        $(OUT)/nbh-pack-bench $(OUT)/nbh-kernel-testclock $(OUT)/libnbh-neighbor-barrier.so \
+        $(OUT)/libnbh-addresses.so $(OUT)/nbh-cvars
 
 $(OUT)/obj/%.o: kernel/%.c $(BUILD)/registry.h $(BUILD)/version.h
 	@mkdir -p $(@D)
@@ -134,6 +135,12 @@ $(OUT)/nbh-mpi-dims: kernel/tools/mpi_dims.c
 	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) $< -o $@
+
+# The library's control variables with their choices, for nbhbench tune (tune/space.py).
+$(OUT)/nbh-cvars: kernel/tools/cvars.c $(OUT)/obj/control_variables.o $(OUT)/obj/closest_name.o
+	@mkdir -p $(@D)
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) $(CPPFLAGS) $^ -o $@
 
 $(OUT)/libnbh-yield.so: kernel/tools/ucx_yield.c
 	@mkdir -p $(@D)
@@ -167,6 +174,12 @@ $(OUT)/libnbh-reorder.so: tests/kernel/pmpi_reorder.c
 
 # The PMPI tool of the graph tests (tests/kernel): records the bytes on every edge.
 $(OUT)/libnbh-counts.so: tests/kernel/pmpi_counts.c
+	@echo "  LD $@"
+	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
+
+# The PMPI tool of the kernel's rounds test (tests/kernel): where the buffers lie in their pages.
+$(OUT)/libnbh-addresses.so: tests/kernel/pmpi_addresses.c
+	@mkdir -p $(@D)
 	@echo "  LD $@"
 	@$(MPICC) $(CFLAGS) -shared -fPIC $< -o $@
 

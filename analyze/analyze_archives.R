@@ -23,6 +23,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   adjust_p(numeric(), adjust)  # an unknown method fails before the long part
   registry <- read_registry(root)
   params <- analysis_parameters(registry)
+  progress("reading ", length(dirs), if (length(dirs) == 1L) " archive" else " archives")
   check_distinct_archives(dirs)
   selected <- select_runs(lapply(dirs, read_archive, registry = registry), include_mismatched)
   archives <- selected$archives
@@ -46,6 +47,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   # here while the forks begin reducing the runs, and this process joins
   # them when it is done.
   pairs <- NULL
+  progress("reducing ", nrow(frame$runs), " runs to their medians (", nrow(frame$cells), " cells)")
   medians <- reduce_runs(archives, frame, meanwhile = function() {
     pairs <<- lapply(guidelines, function(g) {
       match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
@@ -62,7 +64,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
   # The round units, for the paired guidelines (none: an archive without rounds, by default).
-  paired <- if (any(vapply(guidelines, function(g) identical(g$method, "paired"), TRUE))) {
+  paired <- if (any(vapply(guidelines, function(g) round_method(g$method %||% ""), TRUE))) {
     paired_units(units %||% run_units(medians), attr(work, "rounds"), attr(delays, "rounds"), attr(ranks, "rounds"))
   }
   for (k in seq_along(guidelines)) {
@@ -70,14 +72,21 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   }
   state <- list(guidelines = guidelines, cells = frame$cells, pairs = pairs, params = params$name,
                 p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio,
-                ranks = ranks, delays = delays, paired = paired)
+                ranks = ranks, delays = delays, paired = paired, adaptive = looks$adaptive,
+                launch_pairs = launch_pairs_of(frame$runs))
   # The cells' tail latencies are computed here while the forks begin on
   # the guidelines.
   percentiles <- NULL
+  progress("assessing ", length(guidelines), if (length(guidelines) == 1L) " guideline" else " guidelines")
   history <- look_history(state, frame$runs, medians, counted = looks$adaptive)
   tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
     percentiles <<- cell_percentiles(medians)
   })
+  single <- tests[method %in% c("paired", "launches") & df %in% 0L, .N]
+  if (single) {
+    nbh_warning(single, " of ", nrow(tests), " tests have one run (or one pair of launches) on their sides: no test ",
+                "across launches is possible, they are open whatever their rounds say (tests.csv df 0); more runs decide them")
+  }
   rounds <- NULL
   if (replay) {
     rounds <- decision_rounds(tests, state, frame$runs, medians, work, looks, history)
@@ -86,7 +95,8 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   }
   medians[, c("at", "below") := NULL]
   comparison <- compare_param_sets(frame$cells, medians, params$name, reference, p_thres, v_thres,
-                                   sets = setdiff(sets, reference))
+                                   sets = setdiff(sets, reference), launch_pairs = state$launch_pairs,
+                                   level = ci_level)
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
@@ -95,6 +105,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
        graphs = graph_descriptions(archives), looks = looks, hold_ratio = hold_ratio, rounds = rounds, state = state,
+       costs = launch_costs(archives, frame),
        arrival = arrival_extra_times(frame$cells, ranks, params$name),
        clock_starts = read_clock_starts(archives, frame, medians))
 }
@@ -116,20 +127,20 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
   guidelines <- state$guidelines
   statistic_of <- vapply(guidelines, function(g) g$statistic %||% "median", "")
   method_of <- vapply(guidelines, function(g) g$method %||% "study", "")
-  unpaired <- method_of != "paired"
-  statistics <- unique(c(if (any(unpaired)) "median", statistic_of[unpaired]))
+  unpaired <- !round_method(method_of)
+  statistics <- unique(statistic_of[unpaired])
   by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
   units <- if (any(!unpaired)) units_of_runs(state$paired, unique(medians$run))
-  jobs <- map_in_workers(c(seq_along(guidelines), -seq_along(statistics)), function(k) {
-    if (k < 0L) return(log_median_spread(by_statistic[[-k]]))
+  jobs <- map_in_workers(seq_along(guidelines), function(k) {
     g <- guidelines[[k]]
     v_thres <- g$v_thres %||% state$v_thres
-    paired <- method_of[k] == "paired"
+    paired <- round_method(method_of[k])
     values <- if (paired) units$times else by_statistic[[statistic_of[k]]]
     tests <- if (is.null(g$computed)) {
       assess_guideline(g, state$cells, values, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]],
                        method = method_of[k], run_of_unit = units$run_of_unit, level = state$ci_level,
-                       run_medians = if (paired) medians)
+                       run_medians = if (paired) medians, launch_pairs = state$launch_pairs,
+                       shared_only = isTRUE(state$adaptive))
     } else {
       ranks <- if (paired) units$ranks else state$ranks
       if (!is.null(ranks) && !paired) ranks <- ranks[run %in% medians$run]
@@ -140,12 +151,25 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
     }
     tests[, guideline := k]
   }, meanwhile = meanwhile)
-  tests <- rbindlist(jobs[seq_along(guidelines)])
+  tests <- rbindlist(jobs)
   setcolorder(tests, "guideline")
-  spreads <- setNames(jobs[length(guidelines) + seq_along(statistics)], statistics)
   v_thres <- vapply(guidelines, function(g) g$v_thres %||% state$v_thres, 0)[tests$guideline]
-  test_trust(tests, medians, state$p_thres, v_thres, state$adjust, state$ci_level, spread = spreads,
-             statistic = statistic_of[tests$guideline])
+  aa <- vapply(guidelines, function(g) identical(g$tag, "AA"), TRUE)[tests$guideline]
+  test_trust(tests, state$p_thres, v_thres, state$adjust, family = fifelse(aa, 2L, 1L))
+}
+
+# Each run's pair of launches, where runs were submitted interleaved
+# (runs.csv interleave and slot, workflow: the runs of one slot of one
+# interleaved sequence were launched back to back, one per parameter set
+# or library): data.table(run (run_key), pair), or NULL where no run has
+# one. Runs of different deployments are never one pair.
+launch_pairs_of <- function(runs) {
+  if (!all(c("interleave", "slot") %in% names(runs))) return(NULL)
+  x <- runs[!is.na(slot) & !is.na(interleave) & nzchar(as.character(interleave)),
+            .(run = run_key, interleave = as.character(interleave), slot = as.integer(slot), deployment)]
+  if (!nrow(x)) return(NULL)
+  x[, pair := .GRP, by = .(interleave, slot, deployment)]
+  x[, .(run, pair)]
 }
 
 # The round units of the paired tests (SPEC 7.6) in the form the
@@ -185,7 +209,7 @@ units_of_runs <- function(paired, runs) {
 guideline_methods <- function(guidelines, given, default, rounds = TRUE) {
   lapply(guidelines, function(g) {
     g$method <- given %||% g$method %||% if (rounds || default != "paired") default else "unpaired"
-    if (g$method == "paired" && !identical(g$statistic %||% "median", "median")) g$method <- "unpaired"
+    if (round_method(g$method) && !identical(g$statistic %||% "median", "median")) g$method <- "unpaired"
     g
   })
 }

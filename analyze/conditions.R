@@ -1,7 +1,9 @@
 # Conditions of the analyzer. Bad input (an archive or assessment that does
 # not follow docs/archive.md or docs/assessment.md) stops with an
 # nbh_input_error: main.R prints its message as one line and exits 2. An
-# output that cannot be written is an nbh_output_error (exit 4). Warnings
+# output that cannot be written is an nbh_output_error (exit 4); an --out
+# folder that holds something else than an earlier analysis is an
+# nbh_foreign_out_error (exit 6: nothing there is replaced). Warnings
 # (a run without results, a cut results file) are ordinary R warnings: the
 # analysis goes on, and main.R prints them and lists them in the report.
 
@@ -11,6 +13,10 @@ input_error <- function(...) {
 
 output_error <- function(...) {
   stop(errorCondition(paste0(...), class = "nbh_output_error", call = NULL))
+}
+
+foreign_out_error <- function(...) {
+  stop(errorCondition(paste0(...), class = "nbh_foreign_out_error", call = NULL))
 }
 
 nbh_warning <- function(...) {

@@ -21,7 +21,8 @@ local({
   stages <- c("analyze", file.path("analyze", c("input", "reduce", "assess", "output")), "plots")
   for (dir in stages) {
     for (f in sort(list.files(file.path(here, dir), pattern = "\\.R$", full.names = TRUE))) {
-      if (!basename(f) %in% c("main.R", "load.R")) sys.source(f, envir = globalenv())
+      # the entry points (main.R, plan_main.R) and this file are not functions
+      if (!grepl("main\\.R$", basename(f)) && basename(f) != "load.R") sys.source(f, envir = globalenv())
     }
   }
 })

@@ -2,21 +2,23 @@
 # options and calls this with canonical ones):
 #   Rscript analyze/main.R --out=DIR [--assess=FILE] [--p-thres=P] [--v-thres=V]
 #           [--hold-ratio=H] [--reference-set=NAME] [--adjust=none|holm|bh] [--method=M] [--include-mismatched]
-#           [--fail-on-violation] [--no-plots] [--max-plots=N] [--baseline=ARCHIVE ...]
+#           [--fail-on-violation] [--no-plots] [--pdf] [--max-plots=N] [--baseline=ARCHIVE ...]
 #           [--history=DB] [--history-by=date|release] [--fail-on-change] -- ARCHIVE...
 # Defaults: registry/analysis.csv.
 # Exit status: 0 analysed; 2 bad input (one line on stderr); 3 something is
 # violated, or a guideline cannot detect a violation, and
 # --fail-on-violation (with --baseline: a cell is slower than in the
 # baseline, or a compared cell cannot detect it); 4 the output cannot be
-# written; 5 a cell departs from its recent history (--history) with this
-# analysis, and --fail-on-change; 1 a bug. A history that refuses the
-# analysis (--history) is exit 2 after the analysis and report are written.
+# written (a full disk); 5 a cell departs from its recent history
+# (--history) with this analysis, and --fail-on-change; 6 --out holds
+# something else than an earlier analysis (nothing is replaced); 1 a bug.
+# A history that refuses the analysis (--history) is exit 2 after the
+# analysis and report are written.
 
 parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
   default <- function(name) analysis_default(registry, name)
   opts <- list(assess = NULL, p_thres = default("p_thres"), v_thres = default("v_thres"), fail = FALSE,
-               plots = TRUE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
+               plots = TRUE, pdf = FALSE, max_plots = NULL, reference_set = NULL, adjust = default("adjust"),
                include_mismatched = FALSE, ci_level = default("ci_level"), baseline = character(),
                history = NULL, history_by = "date", fail_on_change = FALSE)
   split <- match("--", args)
@@ -42,6 +44,7 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
            "--history-by" = opts$history_by <- value,
            "--fail-on-change" = opts$fail_on_change <- TRUE,
            "--no-plots" = opts$plots <- FALSE,
+           "--pdf" = opts$pdf <- TRUE,
            input_error("unknown option ", a))
   }
   if (is.null(opts$out) || !length(opts$archives)) input_error("usage: main.R --out=DIR [options] -- ARCHIVE...")
@@ -62,7 +65,9 @@ parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT"
 }
 
 main <- function(args) {
+  progress_begin()
   opts <- parse_main_args(args)
+  replaces <- check_output_dir(opts$out)  # before the long part: a folder of something else fails at once
   # Parallel where it pays: the runs are read and reduced by one forked
   # worker per core (reduce_runs). In this process data.table's tables are
   # small (one row per cell and run), and its OpenMP threads were measured
@@ -84,17 +89,26 @@ main <- function(args) {
                   " has measurements on both sides (see the warnings above)")
     }
     if (length(opts$baseline)) result$regression <- regress_archives(result, opts$baseline)
-    settings <- list(out = opts$out, plots = opts$plots, max_plots = opts$max_plots,
+    settings <- list(out = opts$out, plots = opts$plots, pdf = opts$pdf, max_plots = opts$max_plots,
                      created = format(Sys.time(), "%Y-%m-%d %H:%M:%S %Z"),
                      version = Sys.getenv("NBH_VERSION", "unknown"), history = opts$history,
                      history_by = opts$history_by)
     write_outputs(result, settings, warnings)
   }, warning = collect)
+  if (replaces) cat(opts$out, ": the earlier analysis there was replaced by this one\n", sep = "")
   s <- written$summary[, .(vt = sum(n_vio_tests), t = sum(n_tests), vg = sum(n_vio_groups), g = sum(n_groups),
-                           blind = sum(power == "cannot detect")), by = .(guideline_no, tag, guideline)]
-  cat(sprintf("%-5s %s: %d/%d tests violated (%d/%d groups)%s\n", fcoalesce(s$tag, ""), s$guideline,
-              s$vt, s$t, s$vg, s$g, ifelse(s$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold", "")),
-      sep = "")
+                           blind = sum(power == "cannot detect")),
+                        by = .(library = fcoalesce(library, "libraries compared"), guideline_no, tag, guideline)]
+  # Each library's guidelines together (in the order of the archives), then those that compare libraries.
+  s[, library := factor(library, levels = unique(c(setdiff(unique(library), "libraries compared"),
+                                                   "libraries compared")))]
+  setorder(s, library, guideline_no)
+  for (l in levels(droplevels(s$library))) {
+    g <- s[library == l]
+    cat(l, ":\n", sprintf("  %-5s %s: %d/%d tests violated (%d/%d groups)%s\n", fcoalesce(g$tag, ""), g$guideline,
+                          g$vt, g$t, g$vg, g$g, ifelse(g$blind > 0L, " - CANNOT DETECT: too few runs for the p threshold",
+                                                       "")), sep = "")
+  }
   if (!is.null(result$regression)) cat(regression_summary_line(result$regression), "\n", sep = "")
   cat(sprintf("%d of %d tests violated, %d hold, %d open; report:\n%s\n", sum(s$vt), sum(s$t),
               sum(written$tests$decision == "holds"), sum(written$tests$decision == "open"),
@@ -130,6 +144,10 @@ run_main <- function(args) {
     nbh_output_error = function(e) {
       message("nbhbench: ", conditionMessage(e))
       4L
+    },
+    nbh_foreign_out_error = function(e) {
+      message("nbhbench: ", conditionMessage(e))
+      6L
     },
     error = function(e) {
       message("nbhbench: analyze failed: ", gsub("\n", " ", conditionMessage(e)))

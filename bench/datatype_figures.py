@@ -65,7 +65,7 @@ def ratios(table):
 
 def main():
     load = Path("/proc/loadavg").read_text().split()[0]
-    print(f"packing: GB/s of data, median of 15 passes, one process (memcpy: the same bytes contiguous; every "
+    print(f"packing: GB/s of data, median of 31 rounds of every way in turn, one process (memcpy: the same bytes contiguous; every "
           f"buffer written and aligned to a cache line, as the kernel's; load average {load})")
     for library in LIBRARIES:
         print(f"-- {library}")

@@ -53,30 +53,39 @@ def demo_experiments(sync, nrep=NREP, **extra):
             if registry.load().operations[row["op"]]["moves_data"] == "1"]
 
 
+# The clock starts compared: as the kernel makes them (estimated once per run,
+# resynchronised when the model's bound says so, the skew measured after
+# each round of the run) and as before issue 37 (--sync-each-experiment: the
+# model refitted and the skew measured around every experiment round).
+CLOCKS = {"clock": [], "before": ["--sync-each-experiment"]}
+
+
 def campaign_cost(library, nprocs, directory, **extra):
     """Wall time of the demo's experiments started at the barrier and with the
-    clock (TRIALS launches each, alternating), and what the clock starts cost
-    (preparation.csv sync_seconds) and achieved: medians over the launches."""
+    clock, now and before (TRIALS launches each, interleaved), and what the
+    clock starts cost (preparation.csv sync_seconds) and achieved: medians
+    over the launches."""
     trials = []
     for trial in range(TRIALS):
         out = {}
-        for sync in ("barrier", "clock"):
-            name = f"demo-{library}-{nprocs}-{sync}-{'rounds' if extra else 'one'}-{trial}"
+        for way in ("barrier", *CLOCKS):
+            sync = "barrier" if way == "barrier" else "clock"
+            name = f"demo-{library}-{nprocs}-{way}-{'rounds' if extra else 'one'}-{trial}"
             path = directory / f"{name}.csv"
             path.write_text(input_text(demo_experiments(sync, **extra)))
             prefix = directory / name
-            _, wall = run(library, nprocs, [str(BUILD / library / "nbh-kernel"), "-i", str(path), "-o", str(prefix)])
-            out[sync] = wall
+            _, wall = run(library, nprocs, [str(BUILD / library / "nbh-kernel"), "-i", str(path), "-o", str(prefix),
+                                            *CLOCKS.get(way, [])])
+            out[f"{way}_wall"] = wall
             if sync == "clock":
                 prep = pd.read_csv(f"{prefix}.preparation.csv")
-                out["sync_s"] = prep["sync_seconds"].sum()
-                out["sync_median_ms"] = prep["sync_seconds"].median() * 1e3
-                out["invalid"] = int(prep["invalid_reps"].sum())
+                out[f"{way}_sync_s"] = prep["sync_seconds"].sum()
+                out[f"{way}_invalid"] = int(prep["invalid_reps"].sum())
                 out["experiments"] = prep["id"].nunique()
-                out["rows"] = len(prep)
-                out["skew_us"] = prep["start_skew_seconds"].median() * 1e6
-                out["measured_us"] = prep["measured_skew_seconds"].median() * 1e6
-                out["share"] = 100 * out["sync_s"] / wall
+                out[f"{way}_skew_us"] = prep["start_skew_seconds"].median() * 1e6
+                out[f"{way}_measured_us"] = prep["measured_skew_seconds"].median() * 1e6
+                out[f"{way}_bound_us"] = prep["skew_bound_seconds"].median() * 1e6
+                out[f"{way}_share"] = 100 * out[f"{way}_sync_s"] / wall
         trials.append(out)
     return {key: statistics.median(t[key] for t in trials) for key in trials[0]}
 
@@ -87,7 +96,7 @@ def main():
           f"clock offsets against each process's recorded local start times (us; 1000 barrier exits, 1000 clock "
           f"starts 100 us apart, the clock's over the starts no process reached late, late_% the others, which "
           f"the kernel repeats); model_lateness: what the clock's own model saw (the latest lateness per start); "
-          f"resolution: the fresh offsets' error bound; estimate_ms: a later clock estimate (1 new fitpoint), "
+          f"resolution: the fresh offsets' error bound; estimate_ms: a resynchronisation (1 new fitpoint), "
           f"slowest process, median of 5; growth: the model's error growth, us per s (load average {load})")
     print(f"{'library':8} {'procs':>5} {'barrier_median':>14} {'barrier_p95':>11} {'clock_median':>12} "
           f"{'clock_p95':>9} {'late_%':>6} {'model_lateness':>14} {'resolution':>10} {'estimate_ms':>11} "
@@ -100,21 +109,29 @@ def main():
                   f"{s['model_lateness_us'][0]:14.2f} {s['resolution_us']:10.2f} {s['clock_estimate_ms']:11.3f} "
                   f"{s['model_error_growth_us_per_s']:11.3f}")
     print(f"\nthe clock start's cost on the demo campaign's experiments (nrep {NREP}; one round, and in the {ROUNDS['blocks']} "
-          f"rounds with {ROUNDS['warmup']} warm-up repetition generate gives nrep {NREP}): sync_s = estimating the clock, "
-          f"timing the window (round 1) and measuring the skew, summed over the experiments' rounds (preparation.csv "
-          f"sync_seconds, slowest process, counted from the barrier that starts each); wall times of the same input "
-          f"started at the barrier and with the clock; medians of {TRIALS} launches each (load average {load})")
-    print(f"{'library':8} {'procs':>5} {'rounds':>6} {'experiments':>11} {'sync_median_ms':>14} {'sync_s':>7} "
-          f"{'barrier_wall_s':>14} {'clock_wall_s':>12} {'sync_share':>10} {'invalid_reps':>12} {'skew_model_us':>13} "
-          f"{'skew_measured_us':>16}")
+          f"rounds with {ROUNDS['warmup']} warm-up repetition generate gives nrep {NREP}), now (estimated once per run, "
+          f"resynchronised when the model's bound says so, the skew measured after each round of the run) and before "
+          f"issue 37 (--sync-each-experiment: around every experiment round), side by side: sync_s = estimating and "
+          f"resynchronising the clock, timing the window (round 1) and measuring the skew, summed over the run "
+          f"(preparation.csv sync_seconds, slowest process), and its share of the clock-started run's wall time; "
+          f"wall times of the same input started at the barrier and with the clock; the measured start skew and its "
+          f"resolution (medians over the experiment rounds), the model's own lateness, the repetitions left out; "
+          f"medians of {TRIALS} launches each, interleaved (load average {load})")
+    print(f"{'library':8} {'procs':>5} {'rounds':>6} {'exps':>4} {'share_now':>9} {'share_before':>12} "
+          f"{'sync_s_now':>10} {'sync_s_before':>13} {'barrier_wall_s':>14} {'wall_now_s':>10} {'wall_before_s':>13} "
+          f"{'skew_now_us':>11} {'skew_before_us':>14} {'resolution_now_us':>17} {'resolution_before_us':>20} "
+          f"{'model_lateness_now_us':>21} {'invalid_now':>11} {'invalid_before':>14}")
     with tempfile.TemporaryDirectory() as tmp:
         for library in LIBRARIES:
             for nprocs in (4, 8):
                 for extra in ({}, ROUNDS):
                     c = campaign_cost(library, nprocs, Path(tmp), **extra)
-                    print(f"{library:8} {nprocs:5d} {extra.get('blocks', 1):6d} {int(c['experiments']):11d} "
-                          f"{c['sync_median_ms']:14.3f} {c['sync_s']:7.3f} {c['barrier']:14.2f} {c['clock']:12.2f} "
-                          f"{c['share']:9.1f}% {int(c['invalid']):12d} {c['skew_us']:13.2f} {c['measured_us']:16.2f}")
+                    print(f"{library:8} {nprocs:5d} {extra.get('blocks', 1):6d} {int(c['experiments']):4d} "
+                          f"{c['clock_share']:8.1f}% {c['before_share']:11.1f}% {c['clock_sync_s']:10.3f} "
+                          f"{c['before_sync_s']:13.3f} {c['barrier_wall']:14.2f} {c['clock_wall']:10.2f} "
+                          f"{c['before_wall']:13.2f} {c['clock_measured_us']:11.2f} {c['before_measured_us']:14.2f} "
+                          f"{c['clock_bound_us']:17.2f} {c['before_bound_us']:20.2f} {c['clock_skew_us']:21.2f} "
+                          f"{int(c['clock_invalid']):11d} {int(c['before_invalid']):14d}")
     print(f"(load average at the end {Path('/proc/loadavg').read_text().split()[0]})")
 
 

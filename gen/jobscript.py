@@ -87,7 +87,7 @@ def job_name(campaign, run_id):
 
 
 def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, time_limit,
-               kernel, input_path, prefix, log, exit_file, root, build):
+               kernel, input_path, prefix, log, exit_file, root, build, start_file=None):
     """The text of the job script; RUN is a row of runs.csv (dict)."""
     places = {"root": str(root), "build": str(build)}   # in values
     words = shell_places(root, build)                   # in shell words
@@ -125,6 +125,9 @@ def job_script(*, env, env_name, campaign, run, attempt, param_set, launch_env, 
         "    exit 127",
         "fi",
         f'echo "nbhbench: run {run_id} attempt {attempt} starts on $(hostname) at $(date -u +%Y-%m-%dT%H:%M:%SZ)"',
+        # When the launch really started (seconds since 1970, to the ns):
+        # the archive's launch_order, whatever order the scheduler chose.
+        *([f"date +%s.%N > {q(str(start_file))}"] if start_file else []),
         f"echo {q('+ ' + command)}",
         command,
         "status=$?",
@@ -146,4 +149,4 @@ def attempt_job_script(workspace, info, env, run, attempt):
                       kernel=info["kernel"], input_path=workspace.input(run_id, attempt),
                       prefix=workspace.prefix(run_id, attempt), log=workspace.log(run_id, attempt),
                       exit_file=workspace.exit_file(run_id, attempt), root=info["root"],
-                      build=info["build"])
+                      build=info["build"], start_file=workspace.start_file(run_id, attempt))

@@ -120,7 +120,8 @@ def round_runs(runs, needed, step, nrun_max, campaign_seed, round_number):
     before, more when it sat some out; none after the last planned look
     (looks_planned), so that no campaign looks more often than it planned,
     whatever its rounds needed. They are numbered on from its last run, with their
-    seeds; run number outermost as in gen.runs.plan_runs. Each new run's
+    seeds; run number outermost and interleaved as in gen.runs.plan_runs (a
+    slot holds the sets of a deployment that need a run). Each new run's
     "ids" are the experiments it holds."""
     last, first_run, first_round = {}, {}, {}
     for run in runs:
@@ -133,18 +134,30 @@ def round_runs(runs, needed, step, nrun_max, campaign_seed, round_number):
     planned = {key: min(nrun[key] + (round_number - 1) * step, nrun_max) for key in last
                if round_number <= looks_planned(nrun[key], step, nrun_max)}
     count = {key: planned[key] - last[key] for key in planned if needed.get(key) and last[key] < planned[key]}
+    # Interleaved as gen.runs.plan_runs: a slot per deployment and k, its
+    # sets' launches in a random order, slots numbered on from the last.
+    interleave = next((run.get("interleave") for run in runs if run.get("interleave")), "")
+    slot = max((int(run["slot"]) for run in runs if str(run.get("slot") or "").isdigit()), default=0) + 1
+    deployments = list(dict.fromkeys(deployment for deployment, _ in first_run))
     new = []
     for k in range(max(count.values(), default=0)):
-        for key, template in first_run.items():
-            if k >= count.get(key, 0):
+        for deployment in deployments:
+            block = [key for key in first_run if key[0] == deployment and k < count.get(key, 0)]
+            if not block:
                 continue
-            number = last[key] + k + 1
-            nodes, ppn = int(template["nodes"]), int(template["ppn"])
-            deployment, param_set = key
-            new.append({"run_id": runplan.run_id(nodes, ppn, param_set, number), "deployment": deployment,
-                        "nodes": nodes, "ppn": ppn, "nprocs": nodes * ppn, "run": number, "param_set": param_set,
-                        "seed": runplan.run_seed(campaign_seed, deployment, param_set, number),
-                        "round": round_number, "ids": sorted(needed[key])})
+            for at in runplan.block_order(campaign_seed, deployment, f"round{round_number}.{k + 1}", len(block)):
+                key = block[at]
+                template = first_run[key]
+                number = last[key] + k + 1
+                nodes, ppn = int(template["nodes"]), int(template["ppn"])
+                param_set = key[1]
+                new.append({"run_id": runplan.run_id(nodes, ppn, param_set, number), "deployment": deployment,
+                            "nodes": nodes, "ppn": ppn, "nprocs": nodes * ppn, "run": number,
+                            "param_set": param_set,
+                            "seed": runplan.run_seed(campaign_seed, deployment, param_set, number),
+                            "round": round_number, "interleave": interleave if len(block) > 1 else "",
+                            "slot": slot if len(block) > 1 else "", "ids": sorted(needed[key])})
+            slot += 1
     return new
 
 
@@ -194,7 +207,7 @@ def write_round(workspace, info, env, new_runs, order):
                                runplan.input_text(columns, lines, run["seed"], comment))
         whole_files.write_text(workspace.job(run["run_id"], 1), attempt_job_script(workspace, info, env, run, 1),
                                mode=0o755)
-    columns = list(runs[0]) + (["round"] if "round" not in runs[0] else [])
+    columns = list(runs[0]) + [c for c in ("round", "interleave", "slot") if c not in runs[0]]
     rows = [dict(run, round=run.get("round") or 1) for run in runs]
     rows += [dict({k: v for k, v in run.items() if k != "ids"}, experiments_total=len(run["ids"]))
              for run in new_runs]

@@ -2,11 +2,12 @@
 experiment, or of a share of them, measured under its own id like any
 other and interleaved with the rest, so that the analyzer can test each
 twin against its original (guideline AA, twin ~ original). Twin and
-original differ in nothing the kernel measures: the kernel gives a twin
-its original's seeds (parameters.csv twin_of), so RAND orders and uniform
-arrival delays are drawn alike. How often the analysis finds a twin
-"violated" is the false-violation rate of the whole chain (machine, kernel,
-statistics) on the user's own cluster."""
+original differ in no parameter; the kernel gives a twin its own draws,
+under its own id (RAND orders, uniform arrival delays, buffer places, a
+work_factor's reference: docs/kernel.md), as an independent launch would,
+so that what a launch fixes does not cancel between them. How often the
+analysis finds a twin "violated" is the false-violation rate of the whole
+chain (machine, kernel, statistics) on the user's own cluster."""
 import numpy as np
 
 

@@ -18,7 +18,8 @@ when complete; on any error the temporary file is removed and FileError
                                     the end; removed, with all it holds, on an error
 
 Files are not fsynced: the promise is against full disks and killed
-processes, not against losing power.
+processes, not against losing power (the kernel's documents and the
+analyses are flushed: docs/robustness.md "Power loss").
 """
 import contextlib
 import csv

@@ -10,6 +10,7 @@
       results/RUN.aN.*            the kernel's files of attempt N
       logs/RUN.aN.log             what attempt N printed
       attempts/RUN.aN.json, .exit when and how attempt N was submitted, its exit code and final state
+      attempts/RUN.aN.start       when attempt N's job started its launch (seconds since 1970, the job script writes it)
       archived.json               the archives made from this workspace
 """
 import datetime
@@ -19,6 +20,7 @@ import re
 import subprocess
 
 from gen import records, whole_files
+from gen.closest_name import closest
 from gen.errors import FileError, NbhError, display_path
 from gen.registry import ROOT
 
@@ -57,8 +59,9 @@ def campaign_source(argument):
         path = pathlib.Path(argument)
     else:
         known = sorted(p.name for p in CAMPAIGNS.iterdir() if p.is_dir()) if CAMPAIGNS.is_dir() else []
-        raise NbhError(f"unknown campaign '{argument}' (campaigns/ has: {', '.join(known)}; "
-                       "or give the path of a campaign directory)")
+        guess = closest(argument, known)
+        raise NbhError(f"unknown campaign '{argument}' ({f'did you mean {guess}? ' if guess else ''}"
+                       f"campaigns/ has: {', '.join(known)}; or give the path of a campaign directory)")
     path = path.resolve()
     missing = [f for f in CAMPAIGN_FILES if not (path / f).is_file()]
     if missing:
@@ -117,6 +120,9 @@ class Workspace:
     def exit_file(self, run_id, attempt):
         return self.attempts / f"{run_id}.a{attempt}.exit"
 
+    def start_file(self, run_id, attempt):
+        return self.attempts / f"{run_id}.a{attempt}.start"
+
     def attempt_numbers(self, run_id):
         numbers = []
         for path in self.attempts.glob(f"{run_id}.a*.json"):
@@ -146,6 +152,11 @@ def find_workspace(argument):
     name = pathlib.Path(argument.rstrip(os.sep) or argument).name
     workspace = Workspace(work_root() / name)
     if not workspace.info_file.is_file():
+        generated = sorted(p.parent.name for p in work_root().glob("*/campaign.json"))
+        guess = closest(name, generated)
+        if guess:
+            raise NbhError(f"campaign {name} has not been generated (did you mean {guess}? generated: "
+                           f"{', '.join(generated)})")
         raise NbhError(f"campaign {name} has not been generated yet (no {display_path(workspace.path)}; "
                        f"run: nbhbench generate {argument} --env ENV)")
     if os.sep in argument or os.path.isdir(argument) and not (CAMPAIGNS / argument).is_dir():

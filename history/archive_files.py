@@ -30,19 +30,48 @@ def read_csv_rows(path):
         return list(csv.DictReader(f))
 
 
+def launches(directory, runs, manifest_sums):
+    """What tells each launch (one attempt of one run) of the archive from
+    every other, as analyze/input/check_archives.R's archive_launches does:
+    [(run id, attempt or None, SHA-256 of the launch's key)]. An attempt's
+    record (attempts/RUN.aN.json) names its run, number, prefix and the time
+    it was submitted; a run without records is known by its library, id and
+    the SHA-256 of its results (docs/archive.md)."""
+    found, recorded = [], set()
+    for path in sorted((directory / "attempts").glob("*.a*.json")):
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(record, dict) or any(record.get(k) is None for k in ("run_id", "attempt", "prefix",
+                                                                               "submitted")):
+            continue
+        key = f"attempt {record['run_id']} {record['attempt']} {record['prefix']} {record['submitted']}"
+        found.append((record["run_id"], record["attempt"], hashlib.sha256(key.encode()).hexdigest()))
+        recorded.add(record["run_id"])
+    for run in runs:
+        content = manifest_sums.get(f"results/{run['run_id']}.results.csv")
+        if run["run_id"] not in recorded and content:
+            key = f"content {run.get('library', '')} {run['run_id']} {content}"
+            found.append((run["run_id"], None, hashlib.sha256(key.encode()).hexdigest()))
+    return found
+
+
 def verify_manifest(directory):
-    """The manifest's SHA-256; refuses an archive whose files differ from it."""
+    """The manifest's SHA-256 and the SHA-256 of each file it lists
+    ({name: digest}); refuses an archive whose files differ from it."""
     manifest = directory / "MANIFEST.sha256"
     if not manifest.is_file():
         raise NbhError(f"{directory}: no MANIFEST.sha256: the history knows an archive by its manifest "
                        "(nbhbench archive writes one)")
     lines = [line for line in manifest.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()]
-    bad = []
+    bad, sums = [], {}
     for number, line in enumerate(lines, 1):
         match = re.fullmatch(r"([0-9a-f]{64}) [ *](.+)", line)
         if not match:
             raise NbhError(f"{manifest}:{number}: not a sha256sum line: damaged archive")
         digest, name = match.groups()
+        sums[name] = digest
         path = directory / name
         if not path.is_file():
             bad.append(f"{name} (missing)")
@@ -51,7 +80,7 @@ def verify_manifest(directory):
     if bad:
         raise NbhError(f"{directory}: damaged: {len(bad)} of {len(lines)} files differ from MANIFEST.sha256 "
                        f"(first: {bad[0]}; nbhbench archive --verify tells more)")
-    return sha256_of(manifest)
+    return sha256_of(manifest), sums
 
 
 def version_number(library_version):
@@ -112,7 +141,7 @@ def read_archive(path):
         raise NbhError(f"{info_file}: not valid JSON ({e}): damaged archive") from None
     if not isinstance(info, dict) or not info.get("campaign"):
         raise NbhError(f"{info_file}: not an nbhbench archive's archive.json (no campaign)")
-    manifest_sha256 = verify_manifest(directory)
+    manifest_sha256, sums = verify_manifest(directory)
     runs_file = directory / "runs.csv"
     if not runs_file.is_file():
         raise NbhError(f"{path}: not an nbhbench archive (no runs.csv)")
@@ -150,4 +179,5 @@ def read_archive(path):
         "runs": len(runs),
         "runs_done": sum(r.get("state") == "done" for r in runs),
         "run_ids": [r["run_id"] for r in runs],
+        "launches": launches(directory, runs, sums),
     }

@@ -8,8 +8,10 @@ checked, analysed, the analysis's tables read and checked, every row made
 ready), and then written as one entry in one short transaction: a failure
 leaves the history as it was, and nothing is held open while an archive
 is analysed. An analysis whose archives are all in the history already is
-a no-op; one that shares some of them with an entry is refused (its runs
-would count twice)."""
+a no-op, and so is an archive whose launches (its runs' attempts,
+history/archive_files.py) all are (the same workspace archived again); one
+that shares some of them with an entry is refused (its runs would count
+twice). Both are checked when preparing and again under the writer's lock."""
 import datetime
 import json
 import os
@@ -119,11 +121,18 @@ def analyse_archive(path, directory):
 
 
 def known_entry(db, archives):
-    """The entry holding ARCHIVES (entry_of_archives), in a snapshot; None without a history."""
+    """The entry holding ARCHIVES (known_of), in a snapshot; None without a history."""
     if db is None:
         return None
     with db.reading():
-        return entry_of_archives(db, archives)
+        return known_of(db, archives)
+
+
+def known_of(db, archives):
+    """The entry holding ARCHIVES: by their manifests (entry_of_archives),
+    else by their launches (entry_of_launches); None if none does."""
+    known = entry_of_archives(db, archives)
+    return known if known is not None else entry_of_launches(db, archives)
 
 
 def prepare(db, path):
@@ -152,7 +161,7 @@ def add(db, prepared):
     lock: another process may have added its archives meanwhile);
     (entry id, whether it was added)."""
     with db.writing():
-        known = entry_of_archives(db, prepared.archives)
+        known = known_of(db, prepared.archives)
         if known is not None:
             return known, False
         return insert_entry(db, prepared), True
@@ -180,6 +189,34 @@ def entry_of_archives(db, archives):
             return rows[0][1]
     raise NbhError(f"{rows[0][2]}: already in the history {shown(db.location)} (entry {rows[0][1]}) with other "
                    "archives: analyse it with the same archives, or add the others on their own")
+
+
+def entry_of_launches(db, archives):
+    """The entry that holds every launch of ARCHIVES already (an archive made
+    again from the same workspace: another manifest, the same runs), None
+    if it holds none of them; refuses ARCHIVES that share some launches
+    with the history (their runs would count twice)."""
+    mine = {digest: (run_id, attempt) for a in archives for run_id, attempt, digest in a["launches"]}
+    if not mine:
+        return None
+    digests = sorted(mine)
+    rows = []
+    for start in range(0, len(digests), 500):
+        part = digests[start:start + 500]
+        rows += db.query(f"SELECT l.launch, a.entry_id, a.name FROM launches l JOIN archives a ON a.id = l.archive_id "
+                         f"WHERE l.launch IN ({','.join('?' * len(part))})", part)
+    if not rows:
+        return None
+    entries = {r[1] for r in rows}
+    if len(rows) == len(mine) and len(entries) == 1:
+        return rows[0][1]
+    first = min(rows, key=lambda r: (mine[r[0]][0], mine[r[0]][1] or 0))
+    run_id, attempt = mine[first[0]]
+    run = f"run {run_id}" + (f" attempt {attempt}" if attempt is not None else "")
+    names = ", ".join(a["name"] for a in archives)
+    raise NbhError(f"{names}: {len(rows)} of its {len(mine)} launches are in the history {shown(db.location)} "
+                   f"already (entry {first[1]}, archive {first[2]}: {run}): an archive of the same workspace, "
+                   "whose runs would count twice; add the archive that holds all of them on its own")
 
 
 def campaigns_by_library(analysis, archives):
@@ -230,6 +267,8 @@ def insert_entry(db, prepared):
         archive_ids[a["name"]] = db.insert(
             f"INSERT INTO archives (entry_id, {', '.join(ARCHIVE_COLUMNS)}) "
             f"VALUES (?, {', '.join('?' * len(ARCHIVE_COLUMNS))})", [entry] + [a[c] for c in ARCHIVE_COLUMNS])
+        db.executemany("INSERT INTO launches (launch, archive_id, run_id, attempt) VALUES (?, ?, ?, ?)",
+                       [(digest, archive_ids[a["name"]], run_id, attempt) for run_id, attempt, digest in a["launches"]])
     db.executemany("INSERT INTO runs (entry_id, run_no, archive_id, run_id) VALUES (?, ?, ?, ?)",
                    [(entry, n, archive_ids[a], r) for a, r, n in prepared.runs])
     cell_ids = ids_of(db, "cells", CELL_COLUMNS, prepared.cells)

@@ -1,5 +1,5 @@
 """The history's tables (docs/history.md#schema), written once for both
-databases: {ID} and {REAL} are the only words that differ between SQLite
+databases: {ID}, {REAL} and {BLOB} are the only words that differ between SQLite
 and PostgreSQL. Text columns that hold several values (a cell's run
 medians, an archive's parameter sets) hold JSON, which both read alike.
 
@@ -9,13 +9,14 @@ statements, or functions of the database for what SQL alone cannot do,
 migrations.py) when it is opened for writing, in one transaction, and one
 of a newer version is refused.
 
-Version 2 (issue 36): a cell's and a test's key begin with the campaign,
+Version 2 (issues 35 and 36): a cell's and a test's key begin with the campaign,
 the library and its distribution (campaign=demo,library=openmpi,
 distribution=system,...), kept in columns too; every cell result keeps its
 level and run spread (departure.py), so that change detection reads two
 numbers per entry instead of every run median; verdict_counts and
 entry_levels hold, per entry, what the page and the change detection
-read of it, in a form fast to read."""
+read of it, in a form fast to read; launches holds each archive's launches
+(attempts of runs), each once in the whole history."""
 from history.migrations import version_1_to_2
 
 VERSION = 2
@@ -48,6 +49,15 @@ ENTRY_LEVELS = """CREATE TABLE entry_levels (
         levels {BLOB} NOT NULL,
         spreads {BLOB} NOT NULL,
         runs {BLOB} NOT NULL)"""
+
+# The launches (attempts of runs) of each archive, each once in the whole
+# history: an archive made again from the same workspace has another
+# manifest but the same launches (docs/archive.md).
+LAUNCHES = """CREATE TABLE launches (
+        launch TEXT PRIMARY KEY,
+        archive_id BIGINT NOT NULL REFERENCES archives(id),
+        run_id TEXT NOT NULL,
+        attempt INTEGER)"""
 
 TABLES = [
     """CREATE TABLE schema_info (
@@ -146,17 +156,21 @@ TABLES = [
         violated INTEGER,
         extra TEXT,
         PRIMARY KEY (test_id, entry_id))""",
+    LAUNCHES,
     "CREATE INDEX cell_results_entry ON cell_results (entry_id)",
     "CREATE INDEX test_results_entry ON test_results (entry_id)",
     "CREATE INDEX archives_entry ON archives (entry_id)",
 ] + [VERDICT_COUNTS, ENTRY_LEVELS, "CREATE INDEX verdict_counts_entry ON verdict_counts (entry_id)"]
 
 # MIGRATIONS[n]: the steps that take a database from version n to n + 1.
+# 1 -> 2: series keys with campaign and distribution, levels and spreads,
+# the per-entry summaries (version_1_to_2 fills them) and the launches
+# table (archives added before it have no launches).
 MIGRATIONS = {
     1: ["ALTER TABLE cells ADD COLUMN campaign TEXT", "ALTER TABLE cells ADD COLUMN distribution TEXT",
         "ALTER TABLE tests ADD COLUMN campaign TEXT", "ALTER TABLE tests ADD COLUMN distribution TEXT",
         "ALTER TABLE cell_results ADD COLUMN level {REAL}", "ALTER TABLE cell_results ADD COLUMN spread {REAL}",
-        VERDICT_COUNTS, ENTRY_LEVELS, "CREATE INDEX verdict_counts_entry ON verdict_counts (entry_id)",
+        VERDICT_COUNTS, ENTRY_LEVELS, "CREATE INDEX verdict_counts_entry ON verdict_counts (entry_id)", LAUNCHES,
         version_1_to_2],
 }
 

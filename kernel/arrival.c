@@ -1,10 +1,10 @@
 #include "arrival.h"
 
-void arrival_plan_init(struct arrival_plan *a, const struct experiment *e, int rank, int nprocs)
+void arrival_plan_init(struct arrival_plan *a, const struct experiment *e, int rank, int nprocs, int round)
 {
     *a = (struct arrival_plan){.pattern = e->arrival, .max_seconds = e->arrival_us * 1e-6,
                                .late_rank = e->late_rank, .rank = rank, .nprocs = nprocs};
-    a->rng.state = process_seed(e->seed, experiment_seed_id(e), rank) ^ NBH_ARRIVAL_STREAM;
+    a->rng.state = experiment_round_seed(e, rank, round) ^ NBH_ARRIVAL_STREAM;
 }
 
 double arrival_next_delay(struct arrival_plan *a)

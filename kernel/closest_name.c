@@ -7,25 +7,35 @@
 
 #define LISTED_INLINE 60
 
+/* Inserts, deletes, replacements and swaps of two neighbouring letters
+ * (optimal string alignment distance), case ignored; rows i-2, i-1, i. */
 size_t closest_name_distance(const char *a, const char *b)
 {
-    size_t n = strlen(b), *row = malloc(sizeof(size_t) * (n + 1));
+    size_t m = strlen(a), n = strlen(b);
+    size_t *rows = malloc(sizeof(size_t) * 3 * (n + 1));
+    size_t *before = rows, *row = rows + n + 1, *current = rows + 2 * (n + 1);
     for (size_t j = 0; j <= n; j++)
         row[j] = j;
-    for (size_t i = 1; *a; a++, i++) {
-        size_t diagonal = row[0];
-        row[0] = i;
+    for (size_t i = 1; i <= m; i++) {
+        int x = tolower((unsigned char)a[i - 1]);
+        current[0] = i;
         for (size_t j = 1; j <= n; j++) {
-            size_t above = row[j];
-            size_t best = diagonal + (tolower((unsigned char)*a) != tolower((unsigned char)b[j - 1]));
-            best = above + 1 < best ? above + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diagonal = above;
+            int y = tolower((unsigned char)b[j - 1]);
+            size_t best = row[j - 1] + (x != y);
+            best = row[j] + 1 < best ? row[j] + 1 : best;
+            best = current[j - 1] + 1 < best ? current[j - 1] + 1 : best;
+            if (i > 1 && j > 1 && x == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == y &&
+                before[j - 2] + 1 < best)
+                best = before[j - 2] + 1;
+            current[j] = best;
         }
+        size_t *oldest = before;
+        before = row;
+        row = current;
+        current = oldest;
     }
     size_t d = row[n];
-    free(row);
+    free(rows);
     return d;
 }
 

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "seeds.h"
+
 #define NBH_MPI_TYPE_ROW(name, mpi_type, size) [DATATYPE_##name] = mpi_type,
 
 MPI_Datatype datatype_mpi(enum datatype t)
@@ -55,11 +57,26 @@ void data_fill(char *buffer, size_t bytes)
     memcpy(buffer + 8 * words, &last, bytes - 8 * words);
 }
 
-char *data_buffer(size_t bytes)
+/* The allocation is page-aligned; the buffer starts 1 + k cache lines into
+ * it, and the line before the buffer keeps the allocation's address for
+ * data_buffer_free. */
+char *data_buffer(size_t bytes, struct rng *places)
 {
-    void *buffer = NULL;
-    if (posix_memalign(&buffer, DATA_BUFFER_ALIGNMENT, bytes + 1) != 0)
+    size_t lead = DATA_BUFFER_ALIGNMENT * (1 + (places ? (size_t)rng_below(places, DATA_BUFFER_PLACES) : 0));
+    void *allocation = NULL;
+    if (posix_memalign(&allocation, DATA_BUFFER_PAGE, lead + bytes + 1) != 0)
         return NULL;
+    char *buffer = (char *)allocation + lead;
+    memcpy(buffer - sizeof(allocation), &allocation, sizeof(allocation));
     data_fill(buffer, bytes + 1);
     return buffer;
+}
+
+void data_buffer_free(char *buffer)
+{
+    if (!buffer)
+        return;
+    void *allocation;
+    memcpy(&allocation, buffer - sizeof(allocation), sizeof(allocation));
+    free(allocation);
 }

@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "datatypes/layout_catalog.h"
+#include "seeds.h"
 
 #define NBH_MAX_NDIM 8
 #define NBH_NOT_APPLICABLE (-1)
@@ -38,15 +39,23 @@ struct experiment {
     long first_round;  /* the first of them this input measures (a resumed attempt's: later) */
     long warmup;    /* repetitions before each round's timed ones, left out of the statistics */
     int twin;       /* 1: an A/A twin of experiment twin_of */
-    long twin_of;   /* a twin's original, whose seeds it draws; -1 for an original */
+    long twin_of;   /* a twin's original (the analyzer pairs them); -1 for an original */
     int line;       /* line in the input file, for messages */
 };
 
-/* The id an experiment's processes derive their seeds from: a twin draws
- * what its original draws. */
-static inline long experiment_seed_id(const struct experiment *e)
+/* The seed of process `rank` (PREFIX.seeds.csv): from the run seed, the
+ * experiment's own id and the rank. A twin draws its own, under its own id,
+ * as an independent launch would: what is drawn (RAND orders, uniform
+ * delays, the buffers' places) must not cancel between twin and original. */
+static inline uint64_t experiment_seed(const struct experiment *e, int rank)
 {
-    return e->twin ? e->twin_of : e->id;
+    return process_seed(e->seed, e->id, rank);
+}
+
+/* What process `rank` draws round `round` of the experiment from (seeds.h). */
+static inline uint64_t experiment_round_seed(const struct experiment *e, int rank, int round)
+{
+    return round_seed(experiment_seed(e, rank), round);
 }
 
 #endif

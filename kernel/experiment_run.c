@@ -8,6 +8,7 @@
 #include "arrival.h"
 #include "busy_work.h"
 #include "constructors.h"
+#include "data_buffers.h"
 #include "datatypes/layout_buffers.h"
 #include "datatypes/packing.h"
 #include "edge_counts.h"
@@ -62,10 +63,11 @@ static int open_topology(struct run_context *ctx, struct findings *findings)
     return topology_rank;
 }
 
-/* --dump-lists: the lists as computed (ranks of base) and as the library
- * reports them (ranks of the topology communicator), MPI_PROC_NULL as -1,
- * with each edge's count (graph; 1 elsewhere). */
-static void dump_lists(const struct run_context *ctx, int comm_rank, struct output *out)
+/* --dump-lists: the lists of a round as computed (ranks of base) and as
+ * the library reports them (ranks of the topology communicator),
+ * MPI_PROC_NULL as -1, with each edge's count (graph; 1 elsewhere). Every
+ * round: a RAND order is drawn anew in each. */
+static void dump_lists(const struct run_context *ctx, int round, int comm_rank, struct output *out)
 {
     char *text = NULL;
     size_t size = 0;
@@ -84,7 +86,7 @@ static void dump_lists(const struct run_context *ctx, int comm_rank, struct outp
                  {"destinations", ctx->lists.destinations, ctx->edge_out, ctx->lists.outdegree}};
     for (size_t l = 0; l < sizeof(lists) / sizeof(lists[0]); l++)
         for (int i = 0; i < lists[l].n; i++)
-            fprintf(rows, "%ld,%d,%d,%s,%d,%d,%d\n", ctx->e->id, base_rank, comm_rank, lists[l].name, i,
+            fprintf(rows, "%ld,%d,%d,%d,%s,%d,%d,%d\n", ctx->e->id, round, base_rank, comm_rank, lists[l].name, i,
                     lists[l].ranks[i] == MPI_PROC_NULL ? -1 : lists[l].ranks[i],
                     lists[l].counts ? lists[l].counts[i] : 1);
     fclose(rows);
@@ -114,7 +116,7 @@ static void sync_record(const struct sync_run *sync, const struct repetitions *r
 {
     int n = (int)reps->valid_count, rank;
     MPI_Comm_rank(sync->base, &rank);
-    double mine[2] = {sync->prepare_seconds + sync->measure_seconds, sync->offset}, most[2], least;
+    double mine[2] = {sync->prepare_seconds, sync->offset}, most[2], least;
     MPI_Reduce(lateness, latest, n, MPI_DOUBLE, MPI_MAX, 0, sync->base);
     MPI_Reduce(mine, most, 2, MPI_DOUBLE, MPI_MAX, 0, sync->base);
     MPI_Reduce(&sync->offset, &least, 1, MPI_DOUBLE, MPI_MIN, 0, sync->base);
@@ -125,19 +127,6 @@ static void sync_record(const struct sync_run *sync, const struct repetitions *r
     prep->window_seconds = sync->window;
     prep->start_skew = median(latest, (size_t)n);
     prep->invalid = reps->attempts - reps->valid_count;
-}
-
-/* The start skew measured after the repetitions (sync/start_skew.h), over
- * the valid ones (the warm-up's `first` starts come before): rank 0's prep. */
-static void skew_record(const struct sync_run *sync, long first, const struct repetitions *reps,
-                        struct preparation *prep)
-{
-    int rank;
-    MPI_Comm_rank(sync->base, &rank);
-    if (rank != 0)
-        return;
-    prep->measured_skew = start_skew_median(sync, first, reps->valid, reps->attempts);
-    prep->skew_bound = sync->skew_bound;
 }
 
 /* Rank 0: every process's row of PREFIX.ranks.csv, in rank order (NULL
@@ -179,16 +168,19 @@ static struct rank_row *rank_rows(const struct run_context *ctx, const struct re
     return rows;
 }
 
-/* --dump-delays: every process's drawn delay of every attempt, in us;
- * rep is the attempt's place among the valid ones, -1 if invalid. */
-static void dump_delays(const struct run_context *ctx, const struct repetitions *reps, struct output *out)
+/* --dump-delays: every process's drawn delay of every timed attempt of the
+ * round, in us. attempt: its draw in the round's stream (arrival.h), after
+ * the round's `warmup` attempts; rep: the repetition of the results it
+ * became (the round's first_rep on), -1 if invalid. */
+static void dump_delays(const struct run_context *ctx, const struct round_slot *slot, long warmup_attempts,
+                        const struct repetitions *reps, struct output *out)
 {
     char *text = NULL;
     size_t size = 0;
     FILE *rows = open_memstream(&text, &size);
-    for (long i = 0, rep = 0; i < reps->attempts; i++)
-        fprintf(rows, "%ld,%d,%ld,%ld,%.6f\n", ctx->e->id, ctx->rank, i, reps->valid[i] ? rep++ : -1L,
-                reps->drawn[i] * 1e6);
+    for (long i = 0, rep = slot->first_rep; i < reps->attempts; i++)
+        fprintf(rows, "%ld,%d,%d,%ld,%ld,%.6f\n", ctx->e->id, slot->round, ctx->rank, warmup_attempts + i,
+                reps->valid[i] ? rep++ : -1L, reps->drawn[i] * 1e6);
     fclose(rows);
     gather_text(ctx->base, text, size, &out->delays);
     free(text);
@@ -227,7 +219,10 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     ctx.e = e;
     ctx.base = settings->base;
     ctx.work = countdown_steps(e->work_us, settings->countdown_rate);
-    topology_builder(e->topology)(e, ctx.base, &ctx.hood);
+    int base_rank;
+    MPI_Comm_rank(ctx.base, &base_rank);
+    ctx.places.state = experiment_round_seed(e, base_rank, slot->round) ^ NBH_BUFFER_STREAM;
+    topology_builder(e->topology)(e, ctx.base, slot->round, &ctx.hood);
     int first_round = slot->round == e->first_round;  /* this input's first round of it */
 
     struct findings findings, *check = settings->validate ? &findings : NULL;
@@ -236,8 +231,8 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     int comm_rank = open_topology(&ctx, check);
     if (e->reorder && first_round)
         reorder_record(ctx.base, comm_rank, e, out);
-    if (settings->dump_lists && first_round)
-        dump_lists(&ctx, comm_rank, out);
+    if (settings->dump_lists)
+        dump_lists(&ctx, slot->round, comm_rank, out);
 
     struct preparation prep = {.init_seconds = -1, .reference_seconds = -1, .work_us = -1, .type_size = -1,
                                .type_extent = -1, .commit_seconds = -1, .sync_seconds = -1,
@@ -265,8 +260,9 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
     struct sync_run sync;
     sync_run_init(&sync, e->sync, ctx.comm, ctx.base);
     sync.measure |= settings->measure_skew;
+    sync.each = settings->sync_each_experiment;
     struct arrival_plan arrival;
-    arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs);
+    arrival_plan_init(&arrival, e, ctx.rank, ctx.nprocs, slot->round);
     arrival.yield = clock_host_oversubscribed(ctx.base);  /* asked once per run */
     sync.method->prepare(&sync, &ctx, s, &arrival);
     struct arrival_plan *delays = arrival_delays(&arrival) ? &arrival : NULL;
@@ -292,19 +288,15 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
             seconds[k] = reps.seconds[i], work[k] = reps.work[i], delay[k] = reps.delay[i],
             lateness[k++] = reps.lateness[i];
 
-    int base_rank;
-    MPI_Comm_rank(ctx.base, &base_rank);
     MPI_Reduce(seconds, slowest, 3 * (int)n, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     double init_slowest;
     MPI_Reduce(&ctx.init_seconds, &init_slowest, 1, MPI_DOUBLE, MPI_MAX, 0, ctx.base);
     if (e->sync == SYNC_clock)
         sync_record(&sync, &reps, lateness, latest, &prep);
-    if (sync.measure)
-        skew_record(&sync, warm.attempts, &reps, &prep);
     struct rank_row *ranks = settings->ranks && operation_table[e->op].moves_data
                                  ? rank_rows(&ctx, &reps, e) : NULL;
     if (settings->dump_delays && operation_table[e->op].moves_data)
-        dump_delays(&ctx, &reps, out);
+        dump_delays(&ctx, slot, warm.attempts, &reps, out);
     *findings_total = 0;
     if (check) {
         *findings_total = findings_report(check, ctx.base, &out->findings, e);
@@ -326,14 +318,16 @@ int experiment_run(const struct experiment *e, const struct round_slot *slot, co
         output_results(out, e, slot, (long)n, slowest, slowest_work, slowest_delay);
         prep.init_seconds = init_slowest;
         prep.reps = (long)n;
-        if (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout || prep.sync_seconds >= 0 ||
-            sync.measure)
+        /* a measured start's row waits for the round's skew measurement (sync/start_skew.h) */
+        if (!sync.measure && (prep.init_seconds >= 0 || prep.reference_seconds >= 0 || layout ||
+                              prep.sync_seconds >= 0))
             output_preparation(out, e, slot->round, &prep);
         if (ranks)
             output_ranks(out, e, slot->round, ctx.nprocs, ranks);
         status = output_end_experiment(out);
     }
     MPI_Bcast(&status, 1, MPI_INT, 0, ctx.base);
+    start_skew_defer(&sync, e, slot->round, warm.attempts, reps.valid, reps.attempts, &prep);
     free(ranks);
     free(seconds);
     free(warm_slowest);

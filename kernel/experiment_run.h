@@ -16,11 +16,14 @@ struct run_settings {
     int ranks;              /* write PREFIX.ranks.csv rows (the input has an arrival pattern) */
     int loop_report;        /* print the kernel's own cost per repetition (loop_report.h) */
     int measure_skew;       /* measure barrier starts' skew too (sync/start_skew.h; clock: always) */
+    int sync_each_experiment; /* clock: estimate and measure around every experiment round (sync/clock.c) */
 };
 
 /* Runs one round of an experiment on every process of base (rounds.h):
  * builds the neighborhood, the topology communicator and the setup afresh
- * (buffers, datatypes, persistent requests), times the experiment's warm-up
+ * (buffers, datatypes, persistent requests), with what the round draws
+ * (a RAND order, uniform delays, the buffers' places) drawn from each
+ * process's seed of the round (experiment_round_seed), times the experiment's warm-up
  * and then the slot's repetitions, frees it all again, reduces the times
  * (MAX over processes) to rank 0, which writes them. Only the busy work a
  * work_factor gives is kept across rounds (work_factor.c). Sets the number

@@ -19,6 +19,7 @@
 #include "output.h"
 #include "provenance.h"
 #include "rounds.h"
+#include "sync/start_skew.h"
 #include "sync/sync_report.h"
 
 #ifndef NBH_VERSION
@@ -34,6 +35,7 @@ enum { EXIT_BAD_INPUT = 2, EXIT_OUTPUT = 3, EXIT_NO_SPACE = 4 };
 static const char usage[] =
     "usage: nbh-kernel -i INPUT.csv -o PREFIX [--validate] [--max-memory BYTES]\n"
     "                  [--countdown-rate STEPS_PER_US] [--loop-report] [--measure-skew]\n"
+    "                  [--sync-each-experiment]\n"
     "       nbh-kernel --calibration-report | --barrier-report | --sync-report | --operations\n"
     "  -i, --input FILE        experiments, one per line (docs/kernel.md)\n"
     "  -o, --output PREFIX     writes PREFIX.results.csv, .prov.json, .cvars.csv,\n"
@@ -62,9 +64,12 @@ static const char usage[] =
     "                          the kernel spent per repetition beyond the timed sections\n"
     "                          (barriers, data check, bookkeeping), from time stamps\n"
     "                          around the whole loop on every process (docs/kernel.md)\n"
-    "      --measure-skew      measure every experiment's start skew after its repetitions,\n"
-    "                          barrier starts too (clock starts: always), into\n"
+    "      --measure-skew      measure every experiment's start skew after each round of the\n"
+    "                          run, barrier starts too (clock starts: always), into\n"
     "                          PREFIX.preparation.csv\n"
+    "      --sync-each-experiment  sync = clock as before issue 37 (make bench compares):\n"
+    "                          the model refitted before every experiment round, the skew\n"
+    "                          measured after each, no resynchronisation between\n"
     "      --sync-report       print the start skew of barrier and clock starts and the\n"
     "                          clock synchronisation's cost, then exit\n"
     "      --operations        list every operation and whether this build can run it\n"
@@ -83,6 +88,7 @@ struct options {
     int sync_report;
     int loop_report;
     int measure_skew;
+    int sync_each_experiment;
     const char *expected[MAX_EXPECTED];  /* --expect-cvar and --expect-env, in order */
     int env_only[MAX_EXPECTED];          /* 1: from --expect-env */
     int nexpected;
@@ -101,7 +107,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         {"calibration-report", no_argument, 0, 'c'}, {"barrier-report", no_argument, 0, 'b'},
         {"loop-report", no_argument, 0, 'l'},       {"measure-skew", no_argument, 0, 'k'},
         {"expect-cvar", required_argument, 0, 'e'}, {"expect-env", required_argument, 0, 'E'},
-        {"help", no_argument, 0, 'h'},
+        {"sync-each-experiment", no_argument, 0, 'x'}, {"help", no_argument, 0, 'h'},
         {"version", no_argument, 0, 'V'},           {0, 0, 0, 0}};
     *o = (struct options){.max_memory = (double)NBH_LIMIT_MAX_MEMORY};
     opterr = 0;
@@ -119,6 +125,7 @@ static int parse_options(int argc, char **argv, struct options *o, char *error, 
         case 'b': o->barrier_report = 1; break;
         case 'l': o->loop_report = 1; break;
         case 'k': o->measure_skew = 1; break;
+        case 'x': o->sync_each_experiment = 1; break;
         case 'e':
         case 'E':
             if (o->nexpected == MAX_EXPECTED) {
@@ -393,9 +400,11 @@ static int open_outputs(struct output *out, const struct options *o, const struc
 }
 
 /* Every round of the run (rounds.h): each experiment's part of it, in the
- * round's order; after each round what rank 0 wrote goes to disk. An
- * experiment is done after its last round. Returns 0, or the errno of an
- * output that could not be written (on every process). */
+ * round's order; after each round the start skew of its measured starts
+ * (sync/start_skew.h: their rows of PREFIX.preparation.csv wait for it),
+ * and what rank 0 wrote goes to disk. An experiment is done after its last
+ * round. Returns 0, or the errno of an output that could not be written
+ * (on every process). */
 static int run_rounds(const struct input *in, const struct run_settings *settings, struct output *out,
                       struct provenance *prov)
 {
@@ -411,11 +420,15 @@ static int run_rounds(const struct input *in, const struct run_settings *setting
                 continue;
             long findings = 0;
             status = experiment_run(e, &slot, settings, out, &findings);
+            if (status == 0 && settings->sync_each_experiment)
+                status = start_skew_flush(settings->base, out);
             if (status == 0) {
                 prov->findings += findings;
                 prov->experiments_done += round == e->blocks;
             }
         }
+        if (status == 0)
+            status = start_skew_flush(settings->base, out);
         if (status == 0 && rank == 0)
             status = output_sync(out);
         MPI_Bcast(&status, 1, MPI_INT, 0, settings->base);
@@ -500,7 +513,8 @@ int main(int argc, char **argv)
     struct run_settings settings = {.base = base, .countdown_rate = rate, .validate = opt.validate,
                                    .dump_lists = opt.dump_lists, .dump_delays = opt.dump_delays,
                                    .ranks = has_arrival(&in), .loop_report = opt.loop_report,
-                                   .measure_skew = opt.measure_skew};
+                                   .measure_skew = opt.measure_skew,
+                                   .sync_each_experiment = opt.sync_each_experiment};
     status = run_rounds(&in, &settings, &out, &prov);
 
     provenance_peak_memory(&prov, base);

@@ -70,9 +70,9 @@ int output_open(struct output *o, const char *prefix, int validate, int dump_lis
         open_table(o, &o->findings, validate, ".findings.csv",
                    "id,op,topology,kind,rank,slot,expected_rank,expected_name,got_rank,got_name,reps\n") != 0 ||
         open_table(o, &o->seeds, seeds, ".seeds.csv", "id,rank,seed\n") != 0 ||
-        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,rank,comm_rank,list,position,neighbor,count\n") != 0 ||
+        open_table(o, &o->lists, dump_lists, ".lists.csv", "id,round,rank,comm_rank,list,position,neighbor,count\n") != 0 ||
         open_table(o, &o->ranks, ranks, ".ranks.csv", "id,round,rank,seconds,delay_seconds,role\n") != 0 ||
-        open_table(o, &o->delays, dump_delays, ".delays.csv", "id,rank,attempt,rep,delay_us\n") != 0) {
+        open_table(o, &o->delays, dump_delays, ".delays.csv", "id,round,rank,attempt,rep,delay_us\n") != 0) {
         output_discard(o);
         return -1;
     }
@@ -115,7 +115,7 @@ void output_seeds(struct output *o, const struct experiment *e, int nprocs)
     size_t size = 0;
     FILE *rows = open_memstream(&text, &size);
     for (int r = 0; r < nprocs; r++)
-        fprintf(rows, "%ld,%d,%" PRIu64 "\n", e->id, r, process_seed(e->seed, experiment_seed_id(e), r));
+        fprintf(rows, "%ld,%d,%" PRIu64 "\n", e->id, r, experiment_seed(e, r));
     fclose(rows);
     table_append(&o->seeds, text, size);
     free(text);

@@ -13,14 +13,17 @@
  *   PREFIX.prov.json     provenance (provenance.h)
  *   PREFIX.cvars.csv     the library's control variables in force (MPI_T)
  *   PREFIX.findings.csv  data-check findings (--validate)
- *   PREFIX.seeds.csv     id,rank,seed of every process in RAND experiments
- *   PREFIX.lists.csv     neighbor lists as computed and as reported (--dump-lists)
+ *   PREFIX.seeds.csv     id,rank,seed of every process in experiments that draw
+ *                        (RAND orders, uniform delays): each round's seed
+ *                        derives from it (seeds.h round_seed)
+ *   PREFIX.lists.csv     id,round,...: neighbor lists as computed and as
+ *                        reported, every round (--dump-lists)
  *   PREFIX.reorder.csv   id,ranks_changed of every reorder = 1 experiment
  *   PREFIX.ranks.csv     id,rank,seconds,delay_seconds,role: every process's
  *                        median time from the common start to its completion
  *                        (inputs with an arrival pattern)
- *   PREFIX.delays.csv    id,rank,attempt,rep,delay_us: the delays the arrival
- *                        pattern gave (--dump-delays)
+ *   PREFIX.delays.csv    id,round,rank,attempt,rep,delay_us: the delays the
+ *                        arrival pattern gave (--dump-delays)
  * The per-experiment tables (preparation, ranks, findings) have a row per
  * experiment and round. None is ever overwritten: an existing file is an
  * error before anything runs. Every table gets an experiment's rows of one
@@ -40,7 +43,7 @@ struct output {
     char prefix[4096];
     struct table results;
     struct table findings;   /* fd -1 unless validating */
-    struct table seeds;      /* fd -1 unless the input has RAND experiments */
+    struct table seeds;      /* fd -1 unless the input has experiments that draw */
     struct table lists;      /* fd -1 unless dumping lists */
     struct table reorder;    /* created at the first reorder = 1 experiment */
     struct table preparation; /* created at the first experiment that has one */

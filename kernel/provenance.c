@@ -8,6 +8,7 @@
 
 #include "arrival.h"
 #include "host_layout.h"
+#include "rounds.h"
 #include "seeds.h"
 #include "sync/clock_model.h"
 #include "whole_output.h"
@@ -178,8 +179,12 @@ int provenance_write(struct provenance *p, const char *status, char *error, size
         fprintf(f, ",\n  \"peak_rss_kib\": null,\n  \"peak_rss_rank\": null");
     fprintf(f, ",\n  \"seed_formula\": ");
     json_string(f, NBH_SEED_FORMULA);
+    fprintf(f, ",\n  \"round_seed_formula\": ");
+    json_string(f, NBH_ROUND_SEED_FORMULA);
     fprintf(f, ",\n  \"arrival_formula\": ");
     json_string(f, NBH_ARRIVAL_FORMULA);
+    fprintf(f, ",\n  \"round_order_formula\": ");
+    json_string(f, NBH_ROUND_ORDER_FORMULA);
     fprintf(f, ",\n  \"clock_sync\": ");
     json_string(f, NBH_CLOCK_SYNC_METHOD);
     fprintf(f, ",\n  \"control_variables\": %d", p->cvars);

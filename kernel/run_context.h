@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "seeds.h"
 #include "topologies/topology.h"
 
 struct run_context {
@@ -38,6 +39,7 @@ struct run_context {
     size_t *send_offsets;        /* nsend + 1: block j is [send_offsets[j], send_offsets[j+1]) */
     size_t *recv_offsets;        /* nrecv + 1 */
     char *sendbuf, *recvbuf;
+    struct rng places;           /* where in its page each data buffer lies (data_buffers.h), this round's */
     int *sendcounts, *recvcounts, *sdispls, *rdispls;  /* v: elements; global w: bytes */
     MPI_Aint *sdispls_bytes, *rdispls_bytes;           /* neighbor w */
     MPI_Datatype *sendtypes, *recvtypes;

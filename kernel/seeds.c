@@ -15,6 +15,11 @@ uint64_t process_seed(uint64_t run_seed, long id, int rank)
                mix64((uint64_t)rank + 0xd1b54a32d192ed03ULL));
 }
 
+uint64_t round_seed(uint64_t seed, int round)
+{
+    return round <= 1 ? seed : mix64(seed ^ mix64((uint64_t)round + NBH_ROUND_SEED_STREAM));
+}
+
 uint64_t rng_next(struct rng *rng)
 {
     rng->state += 0x9e3779b97f4a7c15ULL;

@@ -32,7 +32,7 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
     grow(r, n);
     const struct sync_method *m = sync->method;
     double loop_start = MPI_Wtime();
-    m->begin(sync);
+    m->begin(sync, n);
     for (long k = 0; k < n; k++) {
         long i = r->attempts + k;
         if (findings)
@@ -81,14 +81,15 @@ void repetitions_run(struct run_context *ctx, const struct setup *s, struct sync
             n = sync->batch;
         timing_loop_attempts(ctx, s, sync, arrival, findings, n, r);
         r->batches++;
-        MPI_Allreduce(r->late + first, r->valid + first, (int)n, MPI_UNSIGNED_CHAR, MPI_MAX, ctx->base);
-        long late = 0;
+        MPI_Allreduce(r->late + first, r->valid + first, (int)n, MPI_UNSIGNED_CHAR, MPI_BOR, ctx->base);
+        long late = 0, behind = 0;
         for (long i = first; i < first + n; i++) {
+            behind += (r->valid[i] & SYNC_BEHIND) != 0;
             r->valid[i] = !r->valid[i];
             late += !r->valid[i];
         }
         r->valid_count += n - late;
-        if (4 * late > n)
+        if (4 * behind > n)
             sync->method->widen(sync);
     }
 }

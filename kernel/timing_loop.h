@@ -18,8 +18,9 @@
  *       busy work, timed on its own: work[k]
  *       complete (MPI_Wait for a nonblocking or persistent operation)
  *       seconds[k] = now - t0; end (the barrier; nothing for the clock)
- * With the clock a process may reach its start after the window began:
- * late[k], and the repetition is invalid (repetitions_run). Without busy
+ * With the clock a process may reach its start after the window began, or
+ * be held up in its wait for it: late[k], and the repetition is invalid
+ * (repetitions_run). Without busy
  * work nothing more is timed and work[k] is 0; without an arrival pattern
  * delay[k] is 0 and nothing more is timed either. With findings != NULL
  * every repetition's data is checked, untimed. */
@@ -33,7 +34,7 @@ struct repetitions {
     double *delay;           /* the arrival delay as timed (common start to the call); 0 without */
     double *drawn;           /* the delay the pattern gave */
     double *lateness;        /* the start minus the common start (clock); 0 (barrier) */
-    unsigned char *late;     /* this process got to its start after the window began */
+    unsigned char *late;     /* SYNC_BEHIND | SYNC_HELD (sync.h); 0: on time */
     unsigned char *valid;    /* every process was on time (repetitions_run) */
     long valid_count;
     int batches;
@@ -51,7 +52,9 @@ void timing_loop_attempts(struct run_context *ctx, const struct setup *s, struct
  * each batch every process learns which attempts some process started late;
  * those are invalid, counted and left out, and the next batch runs the
  * attempts still missing (at most the method's batch; the window doubled
- * when more than a quarter of the batch started late). At most SYNC_MAX_ATTEMPTS x nrep attempts: an experiment that
+ * when more than a quarter of the batch had a process that reached its
+ * start after the window began: a wider window gives it time, where a
+ * process held up in its wait would be held up in any). At most SYNC_MAX_ATTEMPTS x nrep attempts: an experiment that
  * has fewer valid repetitions then keeps those. With the barrier one
  * batch, every attempt valid. */
 #define SYNC_MAX_ATTEMPTS 20

@@ -121,6 +121,27 @@ void table_discard(struct table *t)
     unlink(t->path);
 }
 
+/* fsync of PATH's directory: its new name reaches the disk. Best effort:
+ * the document is whole either way, and a directory that cannot be opened
+ * or synced (some shared file systems) loses nothing a kill could not. */
+static void sync_directory_of(const char *path)
+{
+    char dir[4300];
+    snprintf(dir, sizeof(dir), "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, sizeof(dir), ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        (void)fsync(fd);
+        close(fd);
+    }
+}
+
 int document_write(const char *path, const char *data, size_t size, int exclusive, char *error,
                    size_t esize)
 {
@@ -135,6 +156,12 @@ int document_write(const char *path, const char *data, size_t size, int exclusiv
     }
     int status = write_at(fd, data, size, 0);
     int err = errno;
+    /* The data reach the disk before the name does: a power loss never
+     * leaves PATH naming an empty or cut file. */
+    if (status == 0 && fsync(fd) != 0 && errno != EINVAL && errno != EROFS) {
+        status = -1;
+        err = errno;
+    }
     if (close(fd) != 0 && status == 0) {
         status = -1;
         err = errno;
@@ -150,5 +177,6 @@ int document_write(const char *path, const char *data, size_t size, int exclusiv
         errno = err;
         return -1;
     }
+    sync_directory_of(path);
     return 0;
 }

@@ -8,10 +8,11 @@
  * table_rollback cuts the file back to the end of the last committed group,
  * so a short write (ENOSPC, EDQUOT, EFBIG) never leaves part of a group.
  *
- * A document (prov.json, cvars.csv) is written whole under PATH.tmp, then
- * linked to PATH (exclusive: fails if PATH exists, so no output is ever
- * overwritten) or, for a later version of the kernel's own document,
- * renamed over it.
+ * A document (prov.json, cvars.csv) is written whole under PATH.tmp,
+ * flushed to the disk (fsync), then linked to PATH (exclusive: fails if
+ * PATH exists, so no output is ever overwritten) or, for a later version of
+ * the kernel's own document, renamed over it; then the directory is
+ * flushed, so that a power loss never leaves PATH naming a cut file.
  *
  * Every error is one message "PATH: cannot write: REASON" naming the final
  * file; output_error_is_no_space tells a full disk from other failures. */

@@ -32,9 +32,12 @@ static struct experiment exchange_of(const struct experiment *e)
     return x;
 }
 
+/* Twins time their own (a twin shares no original's reference): the work
+ * a reference gives is fixed for the launch, and a twin that took its
+ * original's would cancel that launch-level draw in twin / original. */
 static int same_exchange(const struct experiment *a, const struct experiment *b)
 {
-    return a->op == b->op && a->topology == b->topology && a->constructor == b->constructor &&
+    return a->twin == b->twin && a->op == b->op && a->topology == b->topology && a->constructor == b->constructor &&
            a->ndim == b->ndim && a->nfin == b->nfin && a->radius == b->radius && a->order == b->order &&
            a->reorder == b->reorder && a->datatype == b->datatype && a->msize == b->msize && a->seed == b->seed &&
            memcmp(&a->layout, &b->layout, sizeof(a->layout)) == 0;

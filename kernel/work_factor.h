@@ -8,7 +8,9 @@
  * run: every later experiment with the same reference and the same
  * exchange (all parameters but op, work_factor, work_us, nrep) reuses it,
  * so that the blocking, nonblocking and persistent forms of one exchange
- * get exactly the same work in a run (GL15 compares them with the same w). */
+ * get exactly the same work in a run (GL15 compares them with the same w).
+ * A/A twins time their own and share it among themselves alone, as in an
+ * independent launch. */
 #ifndef NBH_WORK_FACTOR_H
 #define NBH_WORK_FACTOR_H
 

@@ -41,6 +41,18 @@ nbh_print_commands() {
     done
 }
 
+# nbh_closest_command WORD: the command WORD was likely meant to be
+# (gen/closest_name.py's rule), or nothing.
+nbh_closest_command() {
+    local -a names=()
+    local script
+    for script in "$NBH_ROOT"/libexec/nbhbench-*; do
+        names+=("${script##*/nbhbench-}")
+    done
+    [ -x "$NBH_PYTHON" ] || return 0
+    (cd "$NBH_ROOT" && "$NBH_PYTHON" -m gen.closest_name "$1" "${names[@]}" 2>/dev/null) || true
+}
+
 # nbh_help_if_asked CMD ARGS...: prints the help of CMD and exits if ARGS ask.
 nbh_help_if_asked() {
     local command=$1 arg

@@ -13,12 +13,13 @@ overview_plot <- function(plot, data) {
   numeric_x <- !anyNA(long$x_num) && all(long$x_num > 0)
   p <- ggplot(long, aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
                         colour = side, shape = side, group = side)) +
-    geom_line(linewidth = 0.6) +
+    (if (uniqueN(long$x) > 1L) geom_line(linewidth = 0.6)) +   # one level: points, no line to draw
     geom_point(size = 2) +
     geom_point(data = marked, shape = 21, size = 5, stroke = 1.1, colour = ring, inherit.aes = FALSE,
                mapping = aes(x = if (numeric_x) x_num else factor(x, levels = unique(data$x)), y = us,
                              fill = plot$mark)) +
     scale_y_log10(labels = function(v) format(v, trim = TRUE, drop0trailing = TRUE)) +
+    expand_limits(y = least_span(long$us)) +
     scale_colour_manual(values = c("#1f77b4", "#ff7f0e")) +
     scale_fill_manual(values = setNames("transparent", plot$mark), name = NULL,
                       guide = guide_legend(override.aes = list(colour = ring))) +
@@ -33,6 +34,18 @@ overview_plot <- function(plot, data) {
                                 labels = format_level(plot$varied, unique(long$x_num)))
   }
   p
+}
+
+# The times spread over at least a factor OVERVIEW_MIN_SPAN on the y axis:
+# two sides 0.5 % apart (an A/A pair at one level) drawn at the bottom and
+# top of the panel would look like a large difference. The limits to add
+# (the geometric middle of the times, that factor wide), or none.
+OVERVIEW_MIN_SPAN <- 1.25
+least_span <- function(us) {
+  us <- us[is.finite(us) & us > 0]
+  if (!length(us) || max(us) / min(us) >= OVERVIEW_MIN_SPAN) return(numeric())
+  middle <- sqrt(min(us) * max(us))
+  middle * OVERVIEW_MIN_SPAN^c(-0.5, 0.5)
 }
 
 # The axis title of a parameter, with its unit.

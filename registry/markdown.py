@@ -38,8 +38,8 @@ SECTIONS = [
     ("packings", "Packings (the `packing` parameter)", ""),
     ("arrivals", "Arrival patterns (the `arrival` parameter)",
      "After the common start of a repetition each process waits its delay (a busy wait on the clock, timed: "
-     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us`. SPEC 8.2, "
-     "docs/kernel.md."),
+     "`delay_seconds` in PREFIX.ranks.csv), then calls the operation; d is `arrival_us` "
+     "(docs/kernel.md)."),
     ("syncs", "Starts (the `sync` parameter)",
      "How every repetition of an experiment starts. `clock` estimates each process's clock offset and drift "
      "to rank 0 by ping-pong before the experiment and records what the start cost and achieved in "
@@ -58,6 +58,14 @@ SECTIONS = [
      "`v_thres`: the guideline's own ratio threshold where it has one (else `analyze --v-thres`, 1.03); "
      "an assessment set may set another (docs/assessment.md). Neigh_x: a blocking neighborhood "
      "collective, Ineigh_x its nonblocking form, Pneigh_x its persistent form."),
+    ("tuning", "What `nbhbench tune` may set, per library and operation",
+     "The candidates of a tune (docs/tuning.md): for a guideline whose first side is operation `op`, each "
+     "value of each `parameter` listed for the library (`openmpi` rows serve Open MPI 5 and other Open MPI "
+     "releases, `mpich` rows MPICH's) is one candidate parameter set, with what it `requires`. `values`: "
+     "`mpi_t` takes the choices the installed library lists through MPI_T (Open MPI's MCA enumerators; "
+     "MPICH names them in its CVAR descriptions), else the values given; `leave_out`: choices never raced, "
+     "`VALUE=why`, `;`-separated; `note`: what the parameter does. `kind`: `algorithm` (a forced algorithm: an Open MPI winner also gets a coll tuned "
+     "rules file) or `switch_point`."),
 ]
 
 

@@ -8,7 +8,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("gen", "workflow", "registry", "history")
+PACKAGES = ("gen", "workflow", "registry", "history", "tune")
 
 
 def module_name(path):

@@ -23,8 +23,11 @@ def submit_command(argv):
     parser.add_argument("--wait", action="store_true")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--adaptive", action="store_true")
+    parser.add_argument("--interleave-with", nargs="+", action="extend", default=[], metavar="WORKSPACE")
+    parser.add_argument("--free-order", action="store_true")
     args = parser.parse_args(argv)
-    return submit(find_workspace(args.campaign), wait_for_end=args.wait, resume=args.resume, adaptive=args.adaptive)
+    return submit(find_workspace(args.campaign), wait_for_end=args.wait, resume=args.resume, adaptive=args.adaptive,
+                  interleave_with=args.interleave_with, free_order=args.free_order)
 
 
 def status_command(argv):

@@ -15,7 +15,7 @@ from gen.errors import FileError, NbhError, display_path
 from gen.graphs.files import FOLDER as GRAPH_FOLDER
 from gen.registry import ROOT
 from gen.workspace import archive_history, git_state, now_utc, pid_alive, write_csv
-from workflow import layout, reorder, slurm
+from workflow import interleave, layout, reorder, slurm
 from workflow.attempts import prov, run_statuses
 from workflow.result_rows import Expected, as_header, check_results, kept_rows
 
@@ -23,7 +23,8 @@ MANIFEST = "MANIFEST.sha256"
 REQUIRED = ("archive.json", "experiments.csv", "runs.csv", "param_sets.csv")
 RUN_COLUMNS = ["run_id", "deployment", "nodes", "ppn", "nprocs", "run", "param_set", "library",
                "library_version", "seed", "state", "experiments_done", "experiments_total", "job_id",
-               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS, "round"]
+               "exit_code", "hosts", "rejected_rows", *layout.COLUMNS, *reorder.COLUMNS, "round",
+               *interleave.COLUMNS]
 EXIT_BUSY = 1
 EXIT_EMPTY = 1
 EXIT_CORRUPT = 1
@@ -68,18 +69,40 @@ def read_rows(path):
     return lines[0], [line for line in lines[1:-1] if line]
 
 
-def merge_rows(paths, keep):
-    """Header and the rows of every file in PATHS whose first field KEEP accepts
-    (each row once)."""
+def merge_rows(prefixes, suffix, keep):
+    """Header and the rows of the attempts' files PREFIX + SUFFIX that
+    KEEP(prefix, the row's fields by the file's header) accepts (each row
+    once); None where no attempt has the file."""
     header, merged, seen = None, [], set()
-    for path in paths:
+    paths = [(prefix, prefix + suffix) for prefix in prefixes if os.path.isfile(prefix + suffix)]
+    if not paths:
+        return None, []
+    for prefix, path in paths:
         head, rows = read_rows(path)
         header = header or head
+        names = (head or "").split(",")
         for row in rows:
-            if keep(row.split(",", 1)[0]) and row not in seen:
+            if keep(prefix, dict(zip(names, row.split(",")))) and row not in seen:
                 seen.add(row)
                 merged.append(row)
     return header, merged
+
+
+def measured_order(path):
+    """{round: experiment ids in the order the kernel measured them} of a
+    kernel results file: the kernel writes each experiment's rows of a round
+    when it has measured them, round by round (docs/kernel.md), so the
+    rows' order is the measured order. A file without a round column (a
+    kernel before the rounds) is round 1; lines that are no row are skipped."""
+    header, rows = read_rows(path)
+    rounded = (header or "").startswith("id,rep,round,")
+    order = {}
+    for row in rows:
+        fields = row.split(",", 3)
+        if len(fields) < 3 or not fields[0].isdigit() or (rounded and not fields[2].isdigit()):
+            continue
+        order.setdefault(int(fields[2]) if rounded else 1, {}).setdefault(int(fields[0]), None)
+    return {round_number: list(ids) for round_number, ids in order.items()}
 
 
 def write_lines(path, header, rows):
@@ -121,25 +144,42 @@ class RunResults:
         return [r for r in self.rejected if r.malformed]
 
 
+# A kernel run's files (kernel/output.h), each attempt's copied to attempts/
+# for a resumed run.
+KERNEL_FILES = (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv", ".findings.csv",
+                ".preparation.csv", ".ranks.csv", ".warmup.csv", ".delays.csv", ".lists.csv")
+# Side tables with a row per experiment and round (round 1 in files before
+# the rounds): each (id, round) from the attempt whose results were taken.
+ROUND_TABLES = (".preparation.csv", ".ranks.csv", ".warmup.csv", ".delays.csv")
+# Side tables with a row per experiment, written in its first round: from
+# the attempt that measured the experiment's first round taken.
+EXPERIMENT_TABLES = (".seeds.csv", ".reorder.csv")
+ORDER_COLUMNS = ["round", "attempt", "position", "id"]
+
+
 def results_of(status, target, expected):
     """results/RUN.*: the complete experiments of the run's attempts, merged,
     each row checked: every round of an experiment from the first attempt
     that has it whole (a resumed attempt measures the rounds an earlier one
     did not finish), an experiment complete once all its rounds are there;
-    the rows not taken in RUN.rejected.csv. Returns RunResults."""
+    the rows not taken in RUN.rejected.csv; the side tables' rows of each
+    experiment round from the attempt its results came from; the order each
+    round was measured in, RUN.order.csv. Returns RunResults."""
     run_id, records = status.run_id, [record for record, _, _ in status.attempts]
     prefixes = [record["prefix"] for record in records]
-    present = [p for p in prefixes if os.path.isfile(p + ".results.csv")]
+    present = [record for record in records if os.path.isfile(record["prefix"] + ".results.csv")]
     if not present:
         return RunResults(set(), [])
-    checks = [check_results(prefix + ".results.csv", expected, kept_rows(prefix)) for prefix in present]
+    checks = [check_results(record["prefix"] + ".results.csv", expected, kept_rows(record["prefix"]))
+              for record in present]
     # One header for the merged file, the attempts' widest: an attempt by an
     # older kernel (no round, no work_seconds, no delay_seconds) gets round 1
     # and empty cells there (as_header).
     header = max((c.header for c in checks), key=lambda h: h.count(","))
     rejected = []
     taken = {}   # id -> {round: lines}, each round from the first attempt that has it whole
-    for checked in checks:
+    source = {}  # (id, round) -> the record of the attempt it was taken from
+    for record, checked in zip(present, checks):
         rejected += checked.rejected
         for ident, rounds in checked.rounds.items():
             mine = taken.setdefault(ident, {})
@@ -147,9 +187,11 @@ def results_of(status, target, expected):
                 if round_number not in mine:
                     mine[round_number] = [line if checked.header == header else as_header(line, checked.header, header)
                                           for line in lines]
+                    source[ident, round_number] = record
     done = {i for i, rounds in taken.items() if expected.all_rounds(i) <= set(rounds)}
     rows = [line for i, rounds in taken.items() if i in done for r in sorted(rounds) for line in rounds[r]]
     write_lines(target / f"{run_id}.results.csv", header, rows)
+    write_order(target / f"{run_id}.order.csv", present, source, done)
     if rejected:
         whole_files.write_csv(target / f"{run_id}.rejected.csv", ["file", "line", "reason", "text"],
                               [{"file": os.path.basename(r.path), "line": r.line, "reason": r.reason,
@@ -163,16 +205,41 @@ def results_of(status, target, expected):
     cvars = [p + ".cvars.csv" for p in prefixes if os.path.isfile(p + ".cvars.csv")]
     if cvars:
         copy_if(cvars[-1], target / f"{run_id}.cvars.csv")
-    finished = {str(i) for i in done}
-    for suffix, keep in ((".seeds.csv", lambda i: i in finished),
-                         (".reorder.csv", lambda i: i in finished), (".findings.csv", lambda i: True),
-                         (".preparation.csv", lambda i: i in finished), (".ranks.csv", lambda i: i in finished),
-                         (".warmup.csv", lambda i: i in finished)):
-        paths = [p + suffix for p in prefixes if os.path.isfile(p + suffix)]
-        if paths:
-            header, lines = merge_rows(paths, keep)
+    # the side tables: whose rows of an experiment round are kept
+    taken_from = {(i, r): record["prefix"] for (i, r), record in source.items() if i in done}
+    first_from = {i: taken_from[i, min(taken[i])] for i in done}
+
+    def this_round(prefix, row):
+        ident, round_number = row.get("id", ""), row.get("round") or "1"
+        return (ident.isdigit() and round_number.isdigit()
+                and taken_from.get((int(ident), int(round_number))) == prefix)
+
+    def first_round(prefix, row):
+        ident = row.get("id", "")
+        return ident.isdigit() and first_from.get(int(ident)) == prefix
+
+    for suffix in (*EXPERIMENT_TABLES, *ROUND_TABLES, ".findings.csv"):
+        keep = this_round if suffix in ROUND_TABLES else first_round if suffix in EXPERIMENT_TABLES else \
+            (lambda prefix, row: True)   # a finding stands whether or not its rows were kept
+        header, lines = merge_rows(prefixes, suffix, keep)
+        if header is not None:
             write_lines(target / f"{run_id}{suffix}", header, lines)
     return RunResults(done, rejected)
+
+
+def write_order(path, present, source, done):
+    """RUN.order.csv: for every experiment round in the run's results, the
+    attempt it was taken from and its place in that attempt's measured
+    order of the round (1: measured first; every experiment the attempt
+    measured in the round counts, kept or not)."""
+    rows = []
+    for record in present:
+        for round_number, ids in measured_order(record["prefix"] + ".results.csv").items():
+            rows += [{"round": round_number, "attempt": record["attempt"], "position": position, "id": ident}
+                     for position, ident in enumerate(ids, start=1)
+                     if ident in done and source.get((ident, round_number)) is record]
+    rows.sort(key=lambda r: (r["round"], r["attempt"], r["position"]))
+    whole_files.write_csv(path, ORDER_COLUMNS, rows)
 
 
 def log_of(status, target):
@@ -198,10 +265,10 @@ def attempt_files(workspace, status, target):
         copy_if(record["job"], target / "jobs" / pathlib.Path(record["job"]).name)
         name = f"{status.run_id}.a{record['attempt']}"
         copy_if(workspace.record(status.run_id, record["attempt"]), target / "attempts" / f"{name}.json")
+        copy_if(workspace.start_file(status.run_id, record["attempt"]), target / "attempts" / f"{name}.start")
         if len(status.attempts) > 1:
             copy_if(record["input"], target / "attempts" / f"{name}.input.csv")
-            for suffix in (".results.csv", ".prov.json", ".cvars.csv", ".seeds.csv", ".reorder.csv",
-                           ".findings.csv", ".preparation.csv", ".ranks.csv"):
+            for suffix in KERNEL_FILES:
                 copy_if(record["prefix"] + suffix, target / "attempts" / f"{name}{suffix}")
 
 
@@ -302,6 +369,11 @@ def archive(workspace):
     if not any(s.done for s in statuses):
         raise NbhError(f"nothing to archive: no run of {workspace.name} has finished an experiment "
                        f"(nbhbench status {workspace.name})", EXIT_EMPTY)
+    unsubmitted = [s for s in statuses if not s.attempts]
+    if unsubmitted:
+        raise NbhError(f"{len(unsubmitted)} run(s) of {workspace.name} are pending, never submitted "
+                       f"({unsubmitted[0].run_id}); submit them first (nbhbench submit {workspace.name}), "
+                       "then archive", EXIT_BUSY)
     root = archives_root()
     whole_files.make_directory(root, exist_ok=True)
     remove_stale_partials(root)
@@ -349,6 +421,7 @@ def fill(target, workspace, info, statuses):
             first = taken.malformed[0]
             damaged.append(f"{status.run_id}: {len(taken.malformed)} malformed row(s) in "
                            f"{display_path(first.path)} (line {first.line}: {first.reason})")
+    interleave.add_launch_order(rows, workspace, statuses)
     write_csv(target / "runs.csv", RUN_COLUMNS, rows)
     checks = param_set_check(info, statuses, target)
     incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"

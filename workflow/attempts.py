@@ -9,11 +9,14 @@ experiments of its attempts (the kernel writes an experiment's nrep rows
 with one write, so a results file never holds part of one).
 
 A Slurm attempt's record is written before sbatch, with the job name it is
-submitted under and no job id (an intent); the job id follows once sbatch
-gave it. A submit stopped between the two (killed, a lost terminal) left an
-intent: the next status or submit asks Slurm for a job of that name
-(reconcile_submissions) and records its id, or, where Slurm knows none and
-no job left a trace, removes the record, so the run is submitted again.
+submitted under and no job id (an intent), then again with sbatch's pid
+before sbatch runs (workflow/slurm.py's gate); the job id follows once
+sbatch gave it. A submit stopped between the two (killed, a lost terminal)
+left an intent: while its sbatch still runs, the intent stays (its job may
+reach Slurm later); then the next status or submit asks Slurm for a job of
+that name (reconcile_submissions) and records its id, or, where Slurm knows
+none and no job left a trace, removes the record, so the run is submitted
+again.
 """
 import collections
 import contextlib
@@ -69,7 +72,20 @@ def read_record(workspace, run_id, number):
         raise records.RecordError(path, what, f"state '{record['state']}'")
     if record["scheduler"] == "slurm" and not str(record.get("job_id", "")).isdigit() and not is_intent(record):
         raise records.RecordError(path, what, f"job_id {record.get('job_id')!r}")
+    try:
+        parse_utc(record["submitted"])
+    except ValueError:
+        raise records.RecordError(path, what, f"'submitted' is {record['submitted']!r}, not a UTC time "
+                                              "(YYYY-mm-ddTHH:MM:SSZ)") from None
+    for pid in ("submitter_pid", "sbatch_pid"):
+        if record.get(pid) is not None and (not isinstance(record[pid], int) or isinstance(record[pid], bool)):
+            raise records.RecordError(path, what, f"'{pid}' is {record[pid]!r}")
     return record
+
+
+def parse_utc(text):
+    """A record's UTC time (2026-11-26T20:54:13Z); ValueError if it is not one."""
+    return datetime.datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
 
 
 def is_intent(record):
@@ -88,10 +104,12 @@ def new_record(workspace, run_id, number, scheduler):
 
 
 def process_start(pid):
-    """The start time of process PID (clock ticks since boot), or None if it is gone."""
+    """The start time of process PID (clock ticks since boot), or None if it
+    is gone (a zombie, ended but not yet reaped by its parent, is gone)."""
     try:
         with open(f"/proc/{pid}/stat", encoding="utf-8") as f:
-            return int(f.read().rsplit(")", 1)[1].split()[19])
+            fields = f.read().rsplit(")", 1)[1].split()
+        return None if fields[0] == "Z" else int(fields[19])
     except (OSError, IndexError, ValueError):
         return None
 
@@ -105,6 +123,12 @@ def local_alive(record):
 def submitter_alive(record):
     """Whether the nbhbench submit that wrote RECORD still runs."""
     return bool(record.get("submitter_pid")) and process_start(record["submitter_pid"]) == record.get("submitter_start")
+
+
+def sbatch_alive(record):
+    """Whether the sbatch of the intent RECORD still runs (it outlives a
+    killed submit: its job may reach Slurm after the submit is gone)."""
+    return bool(record.get("sbatch_pid")) and process_start(record["sbatch_pid"]) == record.get("sbatch_start")
 
 
 # The submit lock of each workspace this process holds (submit_lock).
@@ -231,6 +255,9 @@ def intent_state(workspace, record, ended, slurm_answered):
     name = record["job_name"]
     if submitter_alive(record):
         return AttemptState("pending", None, f"being submitted (job {name})")
+    if sbatch_alive(record):
+        return AttemptState("pending", None, f"being submitted (job {name}): its submit was stopped, its sbatch "
+                                             f"(pid {record['sbatch_pid']}) still runs")
     if not slurm_answered:
         return AttemptState("unknown", None, f"its submit was stopped while sbatch ran; Slurm does not answer "
                                              f"whether it took job {name}")
@@ -253,21 +280,23 @@ def traces(workspace, record):
 
 def local_time(utc_text, hours_before=0):
     """A record's UTC time (2026-11-26T20:54:13Z) as local time for sacct, HOURS_BEFORE earlier."""
-    when = datetime.datetime.strptime(utc_text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=datetime.timezone.utc)
-    return (when - datetime.timedelta(hours=hours_before)).astimezone().strftime("%Y-%m-%dT%H:%M:%S")
+    return (parse_utc(utc_text) - datetime.timedelta(hours=hours_before)).astimezone().strftime("%Y-%m-%dT%H:%M:%S")
 
 
 def reconcile_submissions(workspace, records):
     """Completes the intents (is_intent) whose submit has stopped: the job
     Slurm knows by the intent's name is its job (the record gets its id);
-    where Slurm knows none and the attempt left no trace, sbatch never made
-    the job, and the record is removed (with the workspace's submit lock
+    where Slurm knows none, the attempt left no trace and its sbatch has
+    ended too (while it runs, the job may still reach Slurm), sbatch never
+    made the job, and the record is removed (with the workspace's submit lock
     held, so that no submit is writing a new one), so that the next submit
     submits the run again. RECORDS: {run id: [record]}, changed in place.
     Raises slurm.Unreachable if Slurm does not answer."""
     stopped = [r for rs in records.values() for r in rs if is_intent(r) and not submitter_alive(r)]
     if not stopped:
         return
+    # Asked before Slurm is: an sbatch that ends after the question may have made its job after it too.
+    sbatch_running = {r["job_name"] for r in stopped if sbatch_alive(r)}
     since = local_time(min(r["submitted"] for r in stopped), hours_before=1)
     named = slurm.jobs_named([r["job_name"] for r in stopped], since)
     for record in stopped:
@@ -275,7 +304,7 @@ def reconcile_submissions(workspace, records):
         if record["job_name"] in named:
             record["job_id"] = named[record["job_name"]]
             write_json(path, record)
-        elif not traces(workspace, record):
+        elif not traces(workspace, record) and record["job_name"] not in sbatch_running:
             with submit_lock(workspace) as held:
                 if held and read_record(workspace, record["run_id"], record["attempt"]) == record:
                     with contextlib.suppress(FileNotFoundError):

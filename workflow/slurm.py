@@ -1,5 +1,6 @@
 """How nbhbench talks to Slurm: sbatch to submit, and the job states Slurm
 reports. Every command honours SLURM_CONF from the environment."""
+import os
 import pathlib
 import re
 import subprocess
@@ -70,10 +71,10 @@ def is_final(slurm_state):
     return word not in ACTIVE
 
 
-def command(*args, check=True, own_session=False):
+def command(*args, check=True):
     try:
         result = subprocess.run(list(args), capture_output=True, text=True, timeout=60,
-                                stdin=subprocess.DEVNULL, start_new_session=own_session)
+                                stdin=subprocess.DEVNULL)
     except FileNotFoundError:
         raise Unreachable(f"{args[0]} is not installed") from None
     except subprocess.TimeoutExpired:
@@ -84,24 +85,56 @@ def command(*args, check=True, own_session=False):
     return result
 
 
-def sbatch(script, job_name):
-    """Submits SCRIPT as JOB_NAME (over its #SBATCH --job-name); returns the
-    job id. Raises Refused if sbatch made no job, NbhError if it is not known
-    whether it did (no answer in time, no job id in its answer: the job is
-    found by its name later, jobs_named). sbatch runs in a session of its
-    own: Ctrl-C at the terminal, or the terminal's loss, reaches nbhbench,
-    which records the job before it stops, and not sbatch halfway."""
+# sbatch behind a gate: the shell waits for "go" on its standard input
+# before it becomes sbatch (exec keeps its pid), so that the caller can
+# record the pid first; a caller that stops before saying go (killed, a
+# full disk) closes the pipe, and the shell ends without running sbatch.
+GATE = 'read -r go && [ "$go" = go ] && exec "$@" </dev/null'
+
+
+def sbatch(script, job_name, started=None, after=None):
+    """Submits SCRIPT as JOB_NAME (over its #SBATCH --job-name), to start
+    only once job AFTER has ended, if given (--dependency=afterany); returns
+    the job id. STARTED(pid), if given, is called with the pid sbatch will
+    have before sbatch runs (an exception there stops it from running, and
+    is raised). Raises Refused if sbatch made no job, NbhError if it is not
+    known whether it did (no answer in time, no job id in its answer: the
+    job is found by its name later, jobs_named). sbatch runs in a session of
+    its own: Ctrl-C at the terminal, or the terminal's loss, reaches
+    nbhbench, which records the job before it stops, and not sbatch halfway;
+    a submit killed outright leaves sbatch running, and its pid recorded."""
     script = pathlib.Path(script)
+    chain = [f"--dependency=afterany:{after}"] if after else []
+    args = ["sbatch", "--parsable", f"--job-name={job_name}", *chain, str(script)]
+    gate_read, gate_write = os.pipe()
     try:
-        result = command("sbatch", "--parsable", f"--job-name={job_name}", str(script), own_session=True)
-    except Unanswered as e:
-        raise NbhError(f"{e} for {script.name}; whether Slurm took job {job_name} is asked again "
-                       "by its name at the next status or submit", 1) from None
-    except Unreachable as e:
-        raise Refused(f"sbatch refused {script.name}: {e}") from None
-    job_id = result.stdout.strip().split(";")[0]
+        child = subprocess.Popen(["sh", "-c", GATE, "sbatch", *args], stdin=gate_read, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+    finally:
+        os.close(gate_read)
+    try:
+        if started:
+            started(child.pid)
+        os.write(gate_write, b"go\n")
+    except BaseException:
+        os.close(gate_write)  # the shell reads no go: sbatch never runs
+        child.communicate()
+        raise
+    os.close(gate_write)
+    try:
+        stdout, stderr = child.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        raise NbhError(f"sbatch did not answer within 60 s for {script.name}; whether Slurm took job "
+                       f"{job_name} is asked again by its name at the next status or submit", 1) from None
+    if child.returncode != 0:
+        lines = (stderr or stdout).strip().splitlines()
+        said = lines[-1] if lines else f"exit code {child.returncode}"
+        raise Refused(f"sbatch refused {script.name}: sbatch --parsable: {said}")
+    job_id = stdout.strip().split(";")[0]
     if not job_id.isdigit():
-        raise NbhError(f"sbatch gave no job id for {script.name}: '{result.stdout.strip()}'; whether Slurm "
+        raise NbhError(f"sbatch gave no job id for {script.name}: '{stdout.strip()}'; whether Slurm "
                        f"took job {job_name} is asked again by its name at the next status or submit", 1)
     return job_id
 

@@ -6,6 +6,7 @@ line and the time limit enforced. scheduler slurm: one sbatch job per run;
 timed-out run, only the experiments no earlier attempt finished. An
 adaptive campaign goes on in rounds (workflow/adaptive.py).
 """
+import collections
 import contextlib
 import os
 import secrets
@@ -14,14 +15,14 @@ import signal
 import sys
 import time
 
-from gen.envfile import read_environment
+from gen.envfile import install_command, read_environment
 from gen import registry, whole_files
 from gen.errors import FileError, NbhError, display_path
 from gen.jobscript import attempt_job_script, job_name
 from gen.settings import parse_time_limit
 from gen.workspace import now_utc
-from workflow import adaptive as adaptive_rounds, local, result_rows, slurm
-from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record,
+from workflow import adaptive as adaptive_rounds, interleave, local, result_rows, slurm
+from workflow.attempts import (KERNEL_EXIT_NO_SPACE, attempt_done_ids, input_ids, new_record, process_start,
                                run_statuses, submit_lock, write_json)
 
 EXIT_FAILED = 1
@@ -30,6 +31,12 @@ EXIT_NOT_BUILT = 4
 EXIT_NO_SCHEDULER = 5
 EXIT_NO_SPACE = FileError.code
 EXIT_INTERRUPTED = 130
+
+
+class Launch(collections.namedtuple("Launch", "workspace info env status label")):
+    """One run to submit: its workspace (a joint sequence has several), their
+    campaign record and environment, its RunStatus, and what the progress
+    line puts before its run id ("" in a campaign of its own)."""
 
 
 class Interrupted(NbhError):
@@ -43,11 +50,13 @@ def environment(workspace, info):
     return read_environment(str(workspace.env / info["env"]))
 
 
-def check_ready(info):
+def check_ready(workspace, info):
     kernel = info["kernel"]
     if not os.access(kernel, os.X_OK):
-        raise NbhError(f"{display_path(kernel)} is not built (run: nbhbench build --env {info['env']})",
-                       EXIT_NOT_BUILT)
+        install = install_command(environment(workspace, info))
+        raise NbhError(f"{display_path(kernel)} is not built"
+                       + (f": {info['library']} is not installed (run: {install}, then " if install else " (run: ")
+                       + f"nbhbench build --env {info['env']})", EXIT_NOT_BUILT)
     if info["scheduler"] == "slurm" and not shutil.which("sbatch"):
         raise NbhError(f"environment {info['env']} submits to Slurm, but there is no sbatch here "
                        "(generate with a local environment to run on this machine)", EXIT_NO_SCHEDULER)
@@ -114,7 +123,7 @@ class Progress:
         self.finished = 0          # experiments of the runs that ended
         self.start = time.monotonic()
         self.tty = sys.stdout.isatty()
-        self.last_print = time.monotonic()
+        self.last_print = None     # into a pipe: the first line at once, then one each 30 s
 
     def line(self, index, run_id, done, planned):
         elapsed = time.monotonic() - self.start
@@ -128,7 +137,7 @@ class Progress:
         now = time.monotonic()
         if self.tty:
             print(f"\r\033[K{text}", end="", flush=True)
-        elif now - self.last_print >= 30:
+        elif self.last_print is None or now - self.last_print >= 30:
             print(text, flush=True)
             self.last_print = now
 
@@ -157,14 +166,18 @@ def interrupt_on_term():
     signal.signal(signal.SIGHUP, handler)
 
 
-def submit_local(workspace, info, env, chosen):
+def submit_local(launches):
+    """Runs LAUNCHES one after another, in their order."""
     interrupt_on_term()
-    time_limit = parse_time_limit(info["settings"]["time_limit"])
-    nrep = int(info["settings"]["nrep"])
-    plans = [(s, s.total - len(s.done)) for s in chosen]
-    progress = Progress(len(plans), sum(p for _, p in plans))
-    expected = result_rows.Expected.of(workspace.experiments())
-    for index, (status, _) in enumerate(plans, start=1):
+    progress = Progress(len(launches), sum(launch.status.total - len(launch.status.done) for launch in launches))
+    expected_of = {}
+    for index, (workspace, info, env, status, label) in enumerate(launches, start=1):
+        time_limit = parse_time_limit(info["settings"]["time_limit"])
+        nrep = int(info["settings"]["nrep"])
+        if workspace.path not in expected_of:
+            expected_of[workspace.path] = result_rows.Expected.of(workspace.experiments())
+        expected = expected_of[workspace.path]
+        shown = label + status.run_id
         try:
             record = prepare_attempt(workspace, info, env, status)
             path = workspace.record(status.run_id, record["attempt"])
@@ -173,11 +186,11 @@ def submit_local(workspace, info, env, chosen):
             raise e.with_note(f"run {status.run_id} was not started; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
         planned = record["experiments"]
-        progress.show(index, status.run_id, 0, planned)
+        progress.show(index, shown, 0, planned)
         try:
             state, code, detail = local.run(
                 workspace, record, time_limit,
-                on_tick=lambda: progress.show(index, status.run_id, rows_written(record, nrep), planned))
+                on_tick=lambda: progress.show(index, shown, rows_written(record, nrep), planned))
         except KeyboardInterrupt:
             record.update(state="failed", exit_code=None, detail="interrupted", ended=now_utc())
             print()
@@ -199,7 +212,7 @@ def submit_local(workspace, info, env, chosen):
             raise e.with_note(f"run {status.run_id} ended {state}; free space, then: "
                               f"nbhbench submit --resume {workspace.name}") from None
         done = len(attempt_done_ids(record, expected))
-        progress.end_run(index, status.run_id, state, done, planned, detail)
+        progress.end_run(index, shown, state, done, planned, detail)
         if code == KERNEL_EXIT_NO_SPACE:  # every later run would stop the same way
             raise out_of_space
 
@@ -242,44 +255,60 @@ def signals_held():
             signal.signal(number, handler)
 
 
-def submit_slurm(workspace, info, env, chosen):
-    """Hands each chosen run's job to sbatch. The attempt's record is written
+def submit_slurm(launches, after=None):
+    """Hands each launch's job to sbatch, in their order. The attempt's record is written
     first, with the name the job is submitted under (workflow/attempts.py:
     an intent), then sbatch, then the job id; a signal waits until the id is
     recorded, and a submit killed in between leaves the intent, from which
     the next status or submit finds the job by its name. So no job goes
-    untracked, and no attempt is submitted twice."""
-    check_partition(env, chosen)
+    untracked, and no attempt is submitted twice. AFTER: chain the jobs
+    (an interleaved sequence): each waits for the one before it to end
+    (sbatch --dependency=afterany), the first for job AFTER ("" for none)."""
+    for workspace, _, env, _, _ in launches:
+        check_partition(env, [launch.status for launch in launches if launch.workspace is workspace])
     interrupt_on_term()
     submitted = []
     try:
-        for status in chosen:
-            submit_job(workspace, info, env, status, submitted)
+        for workspace, info, env, status, _ in launches:
+            submit_job(workspace, info, env, status, submitted,
+                       after=None if after is None else (submitted[-1] if submitted else after))
     except KeyboardInterrupt:
         print(flush=True)
-        done = f"{len(submitted)} of {len(chosen)} runs submitted" + (f" (jobs {', '.join(submitted)})"
-                                                                      if submitted else "")
+        done = f"{len(submitted)} of {len(launches)} runs submitted" + (f" (jobs {', '.join(submitted)})"
+                                                                        if submitted else "")
         raise Interrupted(f"interrupted: {done}; every submitted job is recorded; the others go with: "
-                          f"nbhbench submit {workspace.name}") from None
+                          f"nbhbench submit {launches[0].workspace.name}") from None
 
 
-def submit_job(workspace, info, env, status, submitted):
+def submit_job(workspace, info, env, status, submitted, after=None):
     """Submits the next attempt of the run of STATUS and adds its job id to
-    SUBMITTED; a signal that came meanwhile stops the submit after that."""
+    SUBMITTED; a signal that came meanwhile stops the submit after that.
+    AFTER: the job id it must wait for (recorded as the record's after)."""
     try:
         record = prepare_attempt(workspace, info, env, status)
         record["job_name"] = f"{job_name(info['campaign'], status.run_id)}.a{record['attempt']}.{secrets.token_hex(3)}"
+        if after:
+            record["after"] = after
         path = workspace.record(status.run_id, record["attempt"])
         write_json(path, record)
     except FileError as e:
         raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
                           f"nbhbench submit {workspace.name}") from None
+
+    def started(pid):  # the intent keeps sbatch's pid: status leaves it while sbatch lives
+        record.update(sbatch_pid=pid, sbatch_start=process_start(pid))
+        write_json(path, record)
+
     with signals_held() as caught:
         try:
-            record["job_id"] = slurm.sbatch(record["job"], record["job_name"])
+            record["job_id"] = slurm.sbatch(record["job"], record["job_name"], started, after=after)
         except slurm.Refused:
             os.unlink(path)  # no job: the run is not submitted
             raise
+        except FileError as e:  # sbatch did not run
+            os.unlink(path)
+            raise e.with_note(f"run {status.run_id} was not submitted; free space, then: "
+                              f"nbhbench submit {workspace.name}") from None
         try:
             write_json(path, record)
         except FileError as e:  # the intent names the job: status and submit find it by its name
@@ -363,7 +392,10 @@ def summary(workspace, statuses):
     for s in statuses:
         counts[s.state] = counts.get(s.state, 0) + 1
     text = ", ".join(f"{n} {state}" for state, n in counts.items())
-    print(f"{workspace.name}: {len(statuses)} runs: {text}")
+    stopped = counts.get("failed", 0) + counts.get("timeout", 0)
+    hint = (f"; the failed or timed-out runs' missing experiments go on with: nbhbench submit --resume "
+            f"{workspace.name}" if stopped else "")
+    print(f"{workspace.name}: {len(statuses)} runs: {text}{hint}", flush=True)
     bad = [s for s in statuses if s.state != "done"]
     return EXIT_FAILED if bad else 0
 
@@ -395,8 +427,10 @@ def lock(workspace):
         yield
 
 
-def submit_due(workspace, info, env, resume, quiet=False):
-    """Submits the runs due now (choose); says so when there are none."""
+def submit_due(workspace, info, env, resume, quiet=False, free_order=False):
+    """Submits the runs due now (choose), in the plan's order; says so when
+    there are none. Through Slurm the runs of an interleaved sequence are
+    chained (unless FREE_ORDER): each job waits for the one before it."""
     statuses = run_statuses(workspace)
     chosen = choose(statuses, resume)
     if not chosen:
@@ -408,28 +442,76 @@ def submit_due(workspace, info, env, resume, quiet=False):
                 if undone and not resume else "")
         print(f"{workspace.name}: nothing to submit ({len(active)} pending or running, "
               f"{sum(s.state == 'done' for s in statuses)} done{note})")
-    elif info["scheduler"] == "local":
-        submit_local(workspace, info, env, chosen)
+        return
+    launches = [Launch(workspace, info, env, s, "") for s in chosen]
+    if info["scheduler"] == "local":
+        submit_local(launches)
     else:
-        submit_slurm(workspace, info, env, chosen)
+        chained = not free_order and any(s.run.get("interleave") for s in chosen)
+        submit_slurm(launches, after=last_active_job(statuses) if chained else None)
 
 
-def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False):
+def last_active_job(statuses):
+    """The job id of the last run (in STATUSES' order) whose job is pending or
+    running: a chain goes on after it; "" where none is."""
+    jobs = [s.last[0].get("job_id", "") for s in statuses if s.attempts and s.state in ("pending", "running")]
+    return next((job for job in reversed(jobs) if job), "")
+
+
+def submit(workspace, wait_for_end=False, resume=False, poll=None, adaptive=False, interleave_with=(),
+           free_order=False):
     if wait_for_end and poll is None:
         poll = poll_seconds()  # a bad NBH_POLL_SECONDS is refused before anything is submitted
     info = workspace.info()
-    check_ready(info)
+    check_ready(workspace, info)
+    members = interleave.members(workspace, interleave_with)
+    if members:
+        return submit_joint(members, wait_for_end, resume, poll, free_order)
     with lock(workspace):
         env = environment(workspace, info)
         record = adaptive_rounds.start(workspace, info, adaptive)
         if record is not None:
             return submit_rounds(workspace, info, env, record, wait_for_end, resume, poll)
-        submit_due(workspace, info, env, resume)
+        submit_due(workspace, info, env, resume, free_order=free_order)
     if info["scheduler"] == "local":
         return summary(workspace, run_statuses(workspace))
     if wait_for_end:
         return summary(workspace, wait(workspace, poll))
     return 0
+
+
+def submit_joint(members, wait_for_end, resume, poll, free_order):
+    """The runs due of an interleaved sequence of several workspaces
+    (workflow/interleave.py), in the sequence's order: one after another
+    locally, chained through Slurm (unless FREE_ORDER); each member's
+    submit lock held, its summary printed."""
+    infos = [m.info() for m in members]
+    for member, info in zip(members, infos):
+        check_ready(member, info)
+    with contextlib.ExitStack() as locks:
+        for member in members:
+            locks.enter_context(lock(member))
+        interleave.plan_if_new(members)
+        envs = [environment(m, i) for m, i in zip(members, infos)]
+        statuses = [{s.run_id: s for s in run_statuses(m)} for m in members]
+        due = [{s.run_id for s in choose(list(of.values()), resume)} for of in statuses]
+        libraries = [i["library"] for i in infos]
+        labels = [f"{i['library']}:" if libraries.count(i["library"]) == 1 else f"{m.name}[{k}]:"
+                  for k, (m, i) in enumerate(zip(members, infos))]
+        launches = [Launch(members[k], infos[k], envs[k], statuses[k][run_id], labels[k])
+                    for k, run_id in interleave.sequence(members) if run_id in due[k]]
+        print(f"{members[0].name}: interleaved with "
+              f"{', '.join(display_path(m.path) for m in members[1:])} (sequence "
+              f"{interleave.read_record(members[0])['interleave']}): {len(launches)} runs to submit", flush=True)
+        if launches and infos[0]["scheduler"] == "local":
+            submit_local(launches)
+        elif launches:
+            ordered = [statuses[k][run_id] for k, run_id in interleave.sequence(members)]
+            submit_slurm(launches, after=None if free_order else last_active_job(ordered))
+    if infos[0]["scheduler"] == "slurm" and not wait_for_end:
+        return 0
+    codes = [summary(m, wait(m, poll) if infos[0]["scheduler"] == "slurm" else run_statuses(m)) for m in members]
+    return max(codes)
 
 
 def submit_rounds(workspace, info, env, record, wait_for_end, resume, poll):

@@ -67,7 +67,6 @@ assess_others_guideline <- function(guideline, cells, ranks, params, p_thres = 0
   tests <- assess_guideline(guideline, extended, values, params, p_thres, v_thres,
                             pairs = pairs[, .(a_cell = va, b_cell = vb)], method = method,
                             run_of_unit = run_of_unit, level = level)
-  tests <- computed_intervals(tests, values, level)
   tests[pairs, on = c(a_cell = "va"), a_cell := i.a_cell]
   tests[pairs, on = c(b_cell = "vb"), b_cell := i.b_cell]
   tests[]

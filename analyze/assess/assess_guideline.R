@@ -27,15 +27,23 @@
 # what match_sides returns for the guideline, if already known.
 # Returns one row per test: test, a_cell, b_cell, group, runs_a, runs_b,
 # median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"),
-# violated, method, pairs (paired: the units; else NA), ratio_ci_low and
-# ratio_ci_high (paired: the test's interval; else NA, test_trust's).
+# p_reverse (a ~ b: the p of the other direction; else NA), violated,
+# method (paired, rounds, launches -- sides in interleaved launches, paired
+# by launch --, unpaired or study), pairs (the units of a test over
+# rounds or launch pairs; else NA), df (its degrees of freedom),
+# ratio_ci_low and ratio_ci_high (the test's interval), var_launch,
+# var_round, launch_share (launch_test.R; NA where not estimated).
 
 EDGE_TOLERANCE <- 1e-12
 
-METHODS <- c("paired", "unpaired", "study")
+METHODS <- c("paired", "rounds", "unpaired", "study")
+
+# Whether METHOD tests the round units of runs that measured both sides.
+round_method <- function(method) method %in% c("paired", "rounds")
 
 assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
-                             pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95, run_medians = NULL) {
+                             pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95, run_medians = NULL,
+                             launch_pairs = NULL, shared_only = FALSE) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
@@ -65,15 +73,17 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   tests[, group := .GRP, by = .(a_rest, b_rest)]
   tests[, c("a_rest", "b_rest") := NULL]
   alike <- identical(guideline$relation, "~")
-  tests[, `:=`(method = method, pairs = NA_integer_, ratio = median_a / median_b, ratio_ci_low = NA_real_,
-               ratio_ci_high = NA_real_, p_value = NA_real_, p_reverse = NA_real_)]
-  if (method == "paired") {
-    pt <- paired_tests(tests[, .(test, a_cell, b_cell)], medians, run_of_unit, level)
+  tests[, `:=`(method = method, pairs = NA_integer_, df = NA_integer_, ratio = median_a / median_b,
+               ratio_ci_low = NA_real_, ratio_ci_high = NA_real_, p_value = NA_real_, p_reverse = NA_real_,
+               var_launch = NA_real_, var_round = NA_real_, launch_share = NA_real_)]
+  if (round_method(method)) {
+    pt <- paired_tests(tests[, .(test, a_cell, b_cell)], medians, run_of_unit, level, method)
     paired <- pt$pairs > 0L
     tests[paired, `:=`(pairs = pt$pairs[paired], runs_a = pt$runs[paired], runs_b = pt$runs[paired],
-                       ratio = pt$ratio[paired], ratio_ci_low = pt$ratio_ci_low[paired],
+                       df = pt$df[paired], ratio = pt$ratio[paired], ratio_ci_low = pt$ratio_ci_low[paired],
                        ratio_ci_high = pt$ratio_ci_high[paired], p_value = pt$p_a[paired],
-                       p_reverse = pt$p_b[paired])]
+                       p_reverse = pt$p_b[paired], var_launch = pt$var_launch[paired],
+                       var_round = pt$var_round[paired], launch_share = pt$launch_share[paired])]
     tests[!paired, method := "unpaired"]   # the sides share no round: their run medians are compared
     if (any(!paired) && !is.null(run_medians)) {
       # ... the run medians, not the round units: the rounds of one run are
@@ -90,13 +100,35 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
       tests[!paired, ratio := median_a / median_b]
     }
   }
-  # Rank-sum tests of the unpaired tests at once. `unpaired` compares the
+  # Sides measured in different launches (two libraries, two parameter
+  # sets) whose launches were interleaved (runs.csv interleave and slot:
+  # LAUNCH_PAIRS) are paired by launch: one unit per pair of launches, the
+  # log ratio of their run medians, and the two-level test over those
+  # pairs (method "launches"). MEDIANS are run medians here (a paired
+  # method's fallback has switched to them above).
+  across <- which(tests$method == "unpaired" & method != "study")
+  if (length(across) && !is.null(launch_pairs) && (!round_method(method) || !is.null(run_medians))) {
+    apart <- across[no_shared_run(tests[across], medians)]
+    lp <- if (length(apart)) launch_paired_tests(tests[apart], medians, launch_pairs, level)
+    if (!is.null(lp)) {
+      at <- apart[lp$k]
+      tests[at, `:=`(method = "launches", pairs = lp$units, df = lp$df, runs_a = lp$runs, runs_b = lp$runs,
+                     median_a = lp$median_a, median_b = lp$median_b, ratio = exp(lp$estimate),
+                     ratio_ci_low = exp(lp$ci_low), ratio_ci_high = exp(lp$ci_high), p_value = lp$p_greater,
+                     p_reverse = lp$p_less, var_launch = lp$var_launch)]
+    }
+  }
+  # Rank-sum tests of the unpaired tests at once, with the distribution-free
+  # interval of the same test (shift_interval.R). `unpaired` compares the
   # runs both sides have where they have some (an adaptive campaign's later
   # rounds may give one side more runs, measured in another phase of the
-  # machine); sides measured in different runs (two libraries, two
-  # parameter sets) and the study's test compare every run of each side.
-  unpaired <- which(tests$method != "paired")
-  shared <- if (length(unpaired) && method == "unpaired") shared_runs(tests[unpaired], medians, runs, first) else NULL
+  # machine; so does `study` in an adaptive campaign: SHARED_ONLY); sides
+  # measured in different runs (two libraries, two parameter sets) and the
+  # study's test compare every run of each side.
+  unpaired <- which(!round_method(tests$method) & tests$method != "launches")
+  shared <- if (length(unpaired) && (method == "unpaired" || shared_only)) {
+    shared_runs(tests[unpaired], medians, runs, first)
+  }
   if (!is.null(shared) && nrow(shared)) {
     sides <- shared[, .(runs = .N, median_a = median(a), median_b = median(b)), keyby = k]
     at <- unpaired[sides$k]
@@ -113,7 +145,9 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                if (!is.null(shared)) shared[, .(k = c(k, k), value = c(a, b), is_x = rep(c(TRUE, FALSE), each = .N))])
     rs <- rank_sum_test(list(test = x$k, value = x$value, is_x = x$is_x), length(unpaired), both = alike,
                         ties = if (method == "study") "study" else "exact")
-    tests[unpaired, `:=`(p_value = rs$p_x_right, p_reverse = rs$p_y_right)]
+    ci <- shift_interval(list(test = x$k, value = x$value, is_x = x$is_x), length(unpaired), level)
+    tests[unpaired, `:=`(p_value = rs$p_x_right, p_reverse = rs$p_y_right, ratio_ci_low = ci$ci_low,
+                         ratio_ci_high = ci$ci_high)]
   }
   verdict <- function(ratio, p) violates(ratio, p, p_thres, v_thres)
   tests[, `:=`(slower = "a", violated = verdict(ratio, p_value))]
@@ -121,13 +155,19 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
     reverse <- tests[, .(ratio = 1 / ratio, p = p_reverse, low = 1 / ratio_ci_high, high = 1 / ratio_ci_low)]
     reverse[, violated := verdict(ratio, p)]
     flip <- reverse$violated | (!tests$violated & reverse$ratio > tests$ratio)
+    p_a <- tests$p_value
     tests[flip, `:=`(ratio = reverse$ratio[flip], p_value = reverse$p[flip], slower = "b",
                      violated = reverse$violated[flip], ratio_ci_low = reverse$low[flip],
                      ratio_ci_high = reverse$high[flip])]
+    # The other direction's p: an a ~ b test is two tests, for --adjust
+    # and the A/A check's two-sided p.
+    tests[, p_reverse := fifelse(flip, p_a, p_reverse)]
+  } else {
+    tests[, p_reverse := NA_real_]
   }
-  tests[, p_reverse := NULL]
   setcolorder(tests, c("test", "a_cell", "b_cell", "group", "runs_a", "runs_b", "median_a", "median_b",
-                       "ratio", "p_value", "slower", "violated", "method", "pairs", "ratio_ci_low", "ratio_ci_high"))
+                       "ratio", "p_value", "p_reverse", "slower", "violated", "method", "pairs", "df",
+                       "ratio_ci_low", "ratio_ci_high", "var_launch", "var_round", "launch_share"))
   tests[]
 }
 
@@ -178,6 +218,44 @@ shared_runs <- function(tests, medians, runs = NULL, first = NULL) {
   out[]
 }
 
+# The tests of TESTS (rows k) whose sides' launches were interleaved, paired
+# by launch: LAUNCH_PAIRS data.table(run, pair) gives each run's pair of
+# launches (runs.csv interleave and slot); MEDIANS the run medians (cell,
+# run, median). A test needs two pairs at least in which both sides were
+# measured. Returns NULL, or data.table(k, units, runs, df, median_a,
+# median_b, estimate, ci_low, ci_high, p_greater, p_less, var_launch).
+launch_paired_tests <- function(tests, medians, launch_pairs, level) {
+  keyed <- medians[launch_pairs, on = "run", nomatch = NULL, .(cell, pair = i.pair, median)]
+  if (!nrow(keyed)) return(NULL)
+  a <- keyed[data.table(k = seq_len(nrow(tests)), cell = tests$a_cell), on = "cell", nomatch = NULL,
+             allow.cartesian = TRUE, .(k = i.k, pair, a = median)]
+  b <- keyed[data.table(k = seq_len(nrow(tests)), cell = tests$b_cell), on = "cell", nomatch = NULL,
+             allow.cartesian = TRUE, .(k = i.k, pair, b = median)]
+  both <- a[b, on = c("k", "pair"), nomatch = NULL]
+  if (!nrow(both)) return(NULL)
+  both <- both[k %in% both[, .N, by = k][N >= 2L, k]]
+  if (!nrow(both)) return(NULL)
+  setorderv(both, c("k", "pair"))
+  ks <- sort(unique(both$k))
+  both[, test := match(k, ks)]
+  s <- launch_test(list(test = both$test, run = both$test * 0L + seq_len(nrow(both)), value = log(both$a / both$b)),
+                   length(ks), level)
+  sides <- both[, .(median_a = median(a), median_b = median(b)), keyby = test]
+  data.table(k = ks, units = s$units, runs = s$runs, df = s$df, median_a = sides$median_a, median_b = sides$median_b,
+             estimate = s$estimate, ci_low = s$ci_low, ci_high = s$ci_high, p_greater = s$p_greater,
+             p_less = s$p_less, var_launch = s$var_launch)
+}
+
+# Which of TESTS have no run in which both sides were measured (MEDIANS:
+# cell, run, median).
+no_shared_run <- function(tests, medians) {
+  a <- medians[data.table(k = seq_len(nrow(tests)), cell = tests$a_cell), on = "cell", nomatch = NULL,
+               allow.cartesian = TRUE, .(k = i.k, run)]
+  b <- medians[data.table(k = seq_len(nrow(tests)), cell = tests$b_cell), on = "cell", nomatch = NULL,
+               allow.cartesian = TRUE, .(k = i.k, run)]
+  !seq_len(nrow(tests)) %in% a[b, on = c("k", "run"), nomatch = NULL]$k
+}
+
 # Violated iff ratio >= v_thres and p <= p_thres, both with the tolerance.
 violates <- function(ratio, p, p_thres, v_thres) {
   ratio >= v_thres * (1 - EDGE_TOLERANCE) & p <= p_thres * (1 + EDGE_TOLERANCE)
@@ -186,8 +264,9 @@ violates <- function(ratio, p, p_thres, v_thres) {
 no_tests <- function() {
   data.table(test = integer(), a_cell = integer(), b_cell = integer(), group = integer(), runs_a = integer(),
              runs_b = integer(), median_a = numeric(), median_b = numeric(), ratio = numeric(),
-             p_value = numeric(), slower = character(), violated = logical(), method = character(),
-             pairs = integer(), ratio_ci_low = numeric(), ratio_ci_high = numeric())
+             p_value = numeric(), p_reverse = numeric(), slower = character(), violated = logical(),
+             method = character(), pairs = integer(), df = integer(), ratio_ci_low = numeric(), ratio_ci_high = numeric(),
+             var_launch = numeric(), var_round = numeric(), launch_share = numeric())
 }
 
 `%||%` <- function(a, b) if (is.null(a)) b else a

@@ -2,9 +2,11 @@
 # a library parameter set s against the same cell (every parameter equal
 # but param_set) under the reference set. It is the guideline
 # `s <= reference` with guideline parameter param_set, checked by
-# assess_guideline with the guidelines' statistics (run medians, one-sided
-# rank-sum test, ratio of medians of run medians, both thresholds), and the
-# guideline `reference <= s` on the same pairs:
+# assess_guideline on the run medians: where the sets' launches were
+# interleaved (LAUNCH_PAIRS), paired by launch (the two-level test over the
+# pairs of launches); else the exact one-sided rank-sum test (unpaired:
+# exact whatever the ties); ratio of medians of run medians; both
+# thresholds. And the guideline `reference <= s` on the same pairs:
 #   slower  s <= reference is violated: s is significantly slower;
 #   faster  reference <= s is violated: s is significantly faster.
 # An assessment can state the same comparison as a guideline
@@ -39,21 +41,26 @@ param_set_guideline <- function(a, b) {
 # medians lie to the right of the reference's), p_faster (the other way),
 # slower, faster (violated either way).
 compare_param_sets <- function(cells, medians, params, reference, p_thres = 0.001, v_thres = 1.03,
-                               sets = setdiff(unique(cells$param_set), reference)) {
+                               sets = setdiff(unique(cells$param_set), reference), launch_pairs = NULL,
+                               level = 0.95) {
   out <- rbindlist(lapply(sets, function(s) {
-    slower <- assess_guideline(param_set_guideline(s, reference), cells, medians, params, p_thres, v_thres)
+    slower <- assess_guideline(param_set_guideline(s, reference), cells, medians, params, p_thres, v_thres,
+                               method = "unpaired", launch_pairs = launch_pairs, level = level)
     if (!nrow(slower)) return(NULL)
     faster <- assess_guideline(param_set_guideline(reference, s), cells, medians, params, p_thres, v_thres,
-                               pairs = slower[, .(a_cell = b_cell, b_cell = a_cell)])
+                               pairs = slower[, .(a_cell = b_cell, b_cell = a_cell)], method = "unpaired",
+                               launch_pairs = launch_pairs, level = level)
     slower[faster, on = c(a_cell = "b_cell", b_cell = "a_cell"), `:=`(p_faster = i.p_value, faster = i.violated)]
     slower[, .(param_set = s, reference = reference, set_cell = a_cell, ref_cell = b_cell, runs_set = runs_a,
-               runs_ref = runs_b, median_set = median_a, median_ref = median_b, ratio, p_slower = p_value,
-               p_faster, slower = violated, faster)]
+               runs_ref = runs_b, median_set = median_a, median_ref = median_b, ratio, ratio_ci_low,
+               ratio_ci_high, method, pairs, df, p_slower = p_value, p_faster, slower = violated, faster)]
   }))
   if (!nrow(out)) {
     out <- data.table(param_set = character(), reference = character(), set_cell = integer(),
                       ref_cell = integer(), runs_set = integer(), runs_ref = integer(), median_set = numeric(),
-                      median_ref = numeric(), ratio = numeric(), p_slower = numeric(), p_faster = numeric(),
+                      median_ref = numeric(), ratio = numeric(), ratio_ci_low = numeric(),
+                      ratio_ci_high = numeric(), method = character(), pairs = integer(), df = integer(),
+                      p_slower = numeric(), p_faster = numeric(),
                       slower = logical(), faster = logical())
   }
   out[]

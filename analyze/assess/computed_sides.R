@@ -158,22 +158,6 @@ assess_computed_guideline <- function(guideline, cells, medians, work, params, p
   tests <- assess_guideline(guideline, extended, values, params, p_thres, v_thres,
                             pairs = pairs[, .(a_cell, b_cell = virtual)], method = method,
                             run_of_unit = run_of_unit, level = level)
-  tests <- computed_intervals(tests, values, level)
   tests[pairs, on = c(b_cell = "virtual"), b_cell := i.b_cell]
-  tests[]
-}
-
-# The ratio intervals of the unpaired tests of a computed side (the paired
-# ones have theirs): bootstrap over runs (ratio_ci.R) of the values the
-# test compared -- side a's run medians and the computed b(r) (the virtual
-# cells of VALUES) -- not of the partner cell's run medians, whose spread
-# leaves out what the busy work, the delay or the other processes add.
-computed_intervals <- function(tests, values, level) {
-  open <- which(is.na(tests$ratio_ci_low))
-  if (!length(open)) return(tests)
-  spread <- log_median_spread(values[cell %in% c(tests$a_cell[open], tests$b_cell[open])])
-  ci <- ratio_intervals(tests$ratio[open], spread[J(tests$a_cell[open]), log_var], spread[J(tests$b_cell[open]), log_var],
-                        level)
-  tests[open, `:=`(ratio_ci_low = ci$low, ratio_ci_high = ci$high)]   # computed sides are a <= b: ratio a / b
   tests[]
 }

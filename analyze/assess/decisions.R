@@ -99,7 +99,7 @@ look_tests <- function(state) {
   rbindlist(lapply(seq_along(state$pairs), function(k) {
     p <- state$pairs[[k]]
     data.table(guideline = rep(k, nrow(p)), a_cell = p$a_cell, b_cell = p$b_cell,
-               paired = rep(identical(state$guidelines[[k]]$method, "paired"), nrow(p)))
+               paired = rep(round_method(state$guidelines[[k]]$method %||% ""), nrow(p)))
   }))
 }
 
@@ -144,16 +144,28 @@ look_history <- function(state, runs, medians, counted = TRUE) {
 # Each test's thresholds at the last look of RUNS (tests x looks: the runs
 # each test had at each look), for LOOKS (look_rule): data.table(p_look,
 # ci_level_look). A test's information history is its runs / nrun_max at
-# each look (at most 1), less the looks that gave it no new run.
+# each look, less the looks that gave it no new run. Information cannot
+# pass 1: at the first look that reaches nrun_max runs all of the error is
+# spent, and a later look with still more runs has none left (p_look 0,
+# an interval of level 1 - 1e-9: it can be neither violated nor hold
+# there), not the last boundary again.
 look_thresholds <- function(runs, looks) {
   runs <- as.matrix(runs)
+  exhausted <- logical(nrow(runs))
   histories <- lapply(seq_len(nrow(runs)), function(i) {
-    t <- pmin(runs[i, ] / looks$nrun_max, 1)
-    t <- unique(t[t > 0])
+    r <- unique(runs[i, runs[i, ] > 0])
+    t <- r / looks$nrun_max
+    full <- which(t >= 1 - 1e-12)
+    if (length(full)) {
+      exhausted[i] <<- full[1] < length(t)
+      t <- c(t[seq_len(full[1] - 1L)], 1)
+    }
     if (length(t)) t else 1
   })
-  data.table(p_look = nominal_levels(histories, looks$p_thres, looks$rule),
-             ci_level_look = 1 - 2 * nominal_levels(histories, looks$hold_error, looks$hold_rule))
+  out <- data.table(p_look = nominal_levels(histories, looks$p_thres, looks$rule),
+                    ci_level_look = 1 - 2 * nominal_levels(histories, looks$hold_error, looks$hold_rule))
+  out[exhausted, `:=`(p_look = 0, ci_level_look = 1 - 1e-9)]
+  out[]
 }
 
 # The tests of one look, each assessed with its own thresholds and decided

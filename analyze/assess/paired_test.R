@@ -1,45 +1,51 @@
-# The paired test of SPEC 7.6, the default where both sides of a test were
-# measured in the same runs. A run measures its experiments in interleaved
-# rounds (kernel/rounds.c): in every round each experiment gets a share of
-# its repetitions, in a new random order. A test's unit is one round of one
+# The paired tests of SPEC 7.6, where both sides of a test were measured in
+# the same runs. A run measures its experiments in interleaved rounds
+# (kernel/rounds.c): in every round each experiment gets a share of its
+# repetitions, in a new random order. A test's unit is one round of one
 # run: its two sides' Tukey medians in that round (round_units) were
 # measured seconds apart under the same load, so their log ratio
 #   d = log(m_a(run, round) / m_b(run, round))
 # carries the difference under test and little of the machine's phases,
-# which a comparison of whole launches confounds with it. Over the units
-# both sides have:
-#   p      the exact one-sided Wilcoxon signed-rank test that the d lie
-#          above 0 (a slower), conditional on ties and zero differences
-#          (signed_rank_test);
-#   ratio  exp(Hodges-Lehmann estimate of the d: the median of their Walsh
-#          averages), with the distribution-free interval of the same test.
-# Pairs from rounds make the test's resolution a matter of rounds, not of
-# launches: with n units the exact p reaches 2^-n (10 rounds of 10 runs:
-# 2^-100), where the launches alone (the run as the unit, an archive before
-# the rounds) need 10 runs for 0.001 and one reversed run leaves a test
-# undecided. What it assumes: the order within each round is random and
-# drawn anew in every round, so that under "no difference" a unit's d is as
-# likely above 0 as below -- whatever the machine did -- and units of one
-# launch differ by no more than units of different launches do (the A/A
-# self-check, aa = yes, measures whether that holds on the user's machine:
-# docs/analyze.md). Tests whose sides share no unit (sides from different
-# runs) fall back to the unpaired rank-sum test of their run medians.
+# which a comparison of whole launches confounds with it. Two methods:
+#   paired  (the default) the two-level test (launch_test.R): each run's
+#           mean d is its estimate, and the runs -- the unit that repeats
+#           -- give p, ratio and interval (t, R - 1 degrees of freedom);
+#   rounds  every unit of every run counted as an independent replicate:
+#           the exact one-sided Wilcoxon signed-rank test of the d
+#           (signed_rank_test), the ratio exp(Hodges-Lehmann estimate)
+#           and the test's interval. Right only where launches do not
+#           differ (its p reaches 2^-units, and one run of 12 rounds can
+#           decide a test): kept to compare with, and to show what the A/A
+#           check sees when a test is too sure of itself (docs/analyze.md).
+# Tests whose sides share no unit (sides from different runs) are tested
+# across launches instead (assess_guideline: by launch where the launches
+# were interleaved, else unpaired).
 
 MAX_PAIRED_UNITS <- 1000L
 
 # Paired tests of many pairs of cells at once. tests: data.table(test,
 # a_cell, b_cell); values: data.table(cell, run, median) keyed by (cell,
 # run), `run` being the unit (a round of a run; unit_values);
-# run_of_unit: the run of each unit. Returns data.table(test, pairs (units
-# both sides have), runs (the runs they belong to), ratio, ratio_ci_low,
-# ratio_ci_high (a over b), p_a (a slower), p_b (b slower)).
-paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
+# run_of_unit: the run of each unit; method: "paired" (two-level) or
+# "rounds" (pooled). Returns data.table(test, pairs (units both sides
+# have), runs (the runs they belong to), df, ratio, ratio_ci_low,
+# ratio_ci_high (a over b), p_a (a slower), p_b (b slower), var_launch,
+# var_round, launch_share (launch_test; NA for rounds)).
+paired_tests <- function(tests, values, run_of_unit, level = 0.95, method = "paired") {
   both <- paired_differences(tests, values)
+  if (method == "rounds") return(pooled_round_tests(tests, both, run_of_unit, level))
+  s <- launch_test(list(test = both$test, run = run_of_unit[both$unit], value = both$d), nrow(tests), level)
+  data.table(test = tests$test, pairs = s$units, runs = s$runs, df = s$df, ratio = exp(s$estimate),
+             ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater, p_b = s$p_less,
+             var_launch = s$var_launch, var_round = s$var_round, launch_share = s$launch_share)
+}
+
+# The pooled test of every round unit (method = rounds).
+pooled_round_tests <- function(tests, both, run_of_unit, level) {
   # The exact test counts 2^n sign assignments in doubles: at most
   # MAX_PAIRED_UNITS units a test. A test with more (over 100 runs of 10
   # rounds) is tested on its runs: each run's median of its rounds' log
-  # ratios, one unit per run (p then reaches 2^-runs, far below any
-  # threshold at that many).
+  # ratios, one unit per run.
   many <- both[, .N, by = test][N > MAX_PAIRED_UNITS, test]
   if (length(many)) {
     runs_of_many <- both[test %in% many, .(unit = unit[1], d = median(d)),
@@ -49,10 +55,11 @@ paired_tests <- function(tests, values, run_of_unit, level = 0.95) {
   }
   s <- signed_rank_test(list(test = both$test, value = both$d), nrow(tests), level)
   runs <- unique(data.table(test = both$test, run = run_of_unit[both$unit]))[, .(runs = .N), keyby = test]
-  out <- data.table(test = tests$test, pairs = s$n, runs = 0L, ratio = exp(s$estimate),
+  out <- data.table(test = tests$test, pairs = s$n, runs = 0L, df = NA_integer_, ratio = exp(s$estimate),
                     ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater,
-                    p_b = s$p_less)
+                    p_b = s$p_less, var_launch = NA_real_, var_round = NA_real_, launch_share = NA_real_)
   out[runs, on = "test", runs := i.runs]
+  out[, df := fifelse(pairs > 0L, pairs - 1L, 0L)]
   out[]
 }
 
@@ -113,6 +120,13 @@ as_unit_runs <- function(table, index, key = c("cell", "run")) {
   unit[known] <- lookup[table$run[known] + table$round[known] * runs]
   set(out, j = "run", value = unit)
   out[, round := NULL]
-  setkeyv(out, key)
+  # A table sorted by (cell, run, round) is sorted by (cell, unit): the
+  # units number the (run, round) pairs in that order. No sort of millions
+  # of rows again.
+  if (identical(key, c("cell", "run")) && identical(key(table), c("cell", "run", "round")) && !anyNA(unit)) {
+    setattr(out, "sorted", key)
+  } else {
+    setkeyv(out, key)
+  }
   out[]
 }

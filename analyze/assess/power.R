@@ -1,8 +1,10 @@
-# Whether a test can find a violation at all (SPEC 7.4, "Power"). A paired
-# test of n units (paired_test.R: the rounds both sides have) gives at best
-# p = 2^-n, when every unit has a slower (the exact signed-rank test): 10
-# units reach 0.001 -- one run of ten rounds, or ten runs of one. With n_a
-# and n_b run medians a side, the exact one-sided rank-sum test gives at
+# Whether a test can find a violation at all (SPEC 7.4, "Power"). The
+# two-level test (method paired, launch_test.R: a t test over the runs) and
+# the test of launch pairs need two runs at least (one degree of freedom);
+# with them p can be as small as the runs agree. The pooled test of n
+# round units (method rounds) gives at best p = 2^-n, when every unit has a
+# slower (zero differences carry no sign: n counts the nonzero ones). With
+# n_a and n_b run medians a side, the exact one-sided rank-sum test gives at
 # best p = 1 / C(n_a + n_b, n_a): every ordering of the runs is equally
 # likely under "no difference", and only one puts all of a's runs above
 # all of b's (ties make it larger still). Six runs a side give at best
@@ -31,26 +33,40 @@ smallest_adjusted_p <- function(p, method, m) {
   if (identical(method, "holm")) pmin(p * m, 1) else p
 }
 
+# The smallest p each test of TT could reach at all, by its method: 0 for a
+# test over runs with a degree of freedom (1 without), 2^-n for the pooled
+# test of n round units, 1 / C(n_a + n_b, n_a) for a rank-sum test.
+smallest_attainable_p <- function(tt) {
+  method <- if ("method" %in% names(tt)) tt$method else rep("study", nrow(tt))
+  df <- if ("df" %in% names(tt)) tt$df else rep(NA_integer_, nrow(tt))
+  pairs <- if ("pairs" %in% names(tt)) tt$pairs else rep(NA_integer_, nrow(tt))
+  fifelse(method %in% c("paired", "launches"), fifelse(fcoalesce(df, 0L) >= 1L, 0, 1),
+          fifelse(method == "rounds", min_attainable_paired_p(pairs), min_attainable_p(tt$runs_a, tt$runs_b)))
+}
+
 # summary with the columns of SPEC 7.4 appended, per guideline and context
 # (summary_table): min_p_value and min_p_adjusted, the smallest p of its
 # tests before and after the adjustment; smallest_p, the smallest p its
 # tests could reach at all (adjusted as the verdict is); power, "cannot
-# detect" when even that is above p_thres, else "ok" (empty without tests).
+# detect" when no test could reach its threshold (p_look, an adaptive
+# look's, where TT has it, else P_THRES), else "ok" (empty without tests).
 summary_power <- function(summary, tt, p_thres, adjust = "none") {
   by <- c("guideline_no", RUN_PARAMETERS)
   m <- nrow(tt)
-  if (!"pairs" %in% names(tt)) tt <- copy(tt)[, pairs := NA_integer_]
-  best <- tt[, .(min_p_value = min(p_value), min_p_adjusted = min(p_adjusted),
-                 smallest_p = smallest_adjusted_p(min(fifelse(is.na(pairs), min_attainable_p(runs_a, runs_b),
-                                                              min_attainable_paired_p(pairs))), adjust, m)), by = by]
+  tt <- copy(tt)
+  tt[, reach := smallest_adjusted_p(smallest_attainable_p(tt), adjust, m)]
+  tt[, threshold := if ("p_look" %in% names(tt)) fcoalesce(as.numeric(p_look), p_thres) else p_thres]
+  best <- tt[, .(min_p_value = min(p_value), min_p_adjusted = min(p_adjusted), smallest_p = min(reach),
+                 blind = all(reach > threshold * (1 + EDGE_TOLERANCE))), by = by]
   out <- copy(summary)
   out[best, on = by, `:=`(min_p_value = i.min_p_value, min_p_adjusted = i.min_p_adjusted,
-                          smallest_p = i.smallest_p)]
+                          smallest_p = i.smallest_p, blind = i.blind)]
   for (col in c("min_p_value", "min_p_adjusted", "smallest_p")) {
     if (!col %in% names(out)) set(out, j = col, value = NA_real_)
   }
-  out[, power := fifelse(is.na(smallest_p), "", fifelse(smallest_p > p_thres * (1 + EDGE_TOLERANCE),
-                                                        "cannot detect", "ok"))]
+  if (!"blind" %in% names(out)) out[, blind := NA]
+  out[, power := fifelse(is.na(smallest_p), "", fifelse(blind %in% TRUE, "cannot detect", "ok"))]
+  out[, blind := NULL]
   out[]
 }
 

@@ -1,14 +1,16 @@
 # Release regression (SPEC 7.3; `analyze NEW... --baseline OLD...`): every
 # cell of the new archives against the same cell of the baseline, as the
-# guideline `new <= baseline` with the guidelines' statistics (run medians,
-# one-sided rank-sum test, ratio of medians of run medians, both
-# thresholds; assess_guideline), and the other way round (`baseline <=
-# new`) for improvements:
+# guideline `new <= baseline` on the run medians (assess_guideline: paired
+# by launch where the releases' launches were interleaved -- one
+# interleaved sequence, runs.csv interleave and slot --, else the exact
+# one-sided rank-sum test; ratio of medians of run medians, both
+# thresholds), and the other way round (`baseline <= new`) for
+# improvements; both directions count in --adjust (2 tests a cell):
 #   slower         new <= baseline is violated: the new cell is slower;
 #   faster         baseline <= new is violated: the new cell is faster;
 #   no change      neither (the thresholds are not both reached);
 #   cannot detect  neither, and with these runs a side the test cannot
-#                  reach p <= p_thres at all (min_attainable_p);
+#                  reach p <= p_thres at all (smallest_attainable_p);
 #   new only, baseline only   a cell with no partner on the other side;
 #   not measured   a pair of which a side has no run medians.
 #
@@ -94,30 +96,34 @@ check_same_campaign <- function(new, old) {
 # p-values, adjusted by `adjust` over the tested pairs), min_p (the
 # smallest p the test can reach, adjusted as the verdict is), verdict.
 regression_tests <- function(pairs, new_cells, old_cells, new_medians, old_medians, key, p_thres = 0.001,
-                             v_thres = 1.03, adjust = "none", ci_level = 0.95) {
+                             v_thres = 1.03, adjust = "none", ci_level = 0.95, launch_pairs = NULL,
+                             run_offset = max(c(0L, new_medians$run))) {
   offset <- max(c(0L, new_cells$cell))
   cells <- rbind(new_cells[, c("cell", key), with = FALSE],
                  old_cells[, c("cell", key), with = FALSE][, cell := cell + offset])
-  medians <- rbind(new_medians[, .(cell, run, median)], old_medians[, .(cell = cell + offset, run, median)])
+  # The baseline's runs are other launches: numbered after the new ones.
+  medians <- rbind(new_medians[, .(cell, run, median)],
+                   old_medians[, .(cell = cell + offset, run = run + run_offset, median)])
   setkeyv(medians, c("cell", "run"))
   runs <- tabulate(medians$cell, max(c(0L, cells$cell)))
   out <- copy(pairs)[, `:=`(runs_new = runs[new_cell], runs_old = runs[old_cell + offset])]
   measured <- out[runs_new > 0L & runs_old > 0L, .(a_cell = new_cell, b_cell = old_cell + offset)]
   guideline <- list(a = list(), b = list(), relation = "<=", varied = "msize", text = "new <= baseline",
                     where = "--baseline")
-  slower <- assess_guideline(guideline, cells, medians, key, p_thres, v_thres, pairs = measured)
+  slower <- assess_guideline(guideline, cells, medians, key, p_thres, v_thres, pairs = measured,
+                             method = "unpaired", level = ci_level, launch_pairs = launch_pairs)
   back <- list(a = list(), b = list(), relation = "<=", varied = "msize", text = "baseline <= new",
                where = "--baseline")
   faster <- assess_guideline(back, cells, medians, key, p_thres, v_thres,
-                             pairs = measured[, .(a_cell = b_cell, b_cell = a_cell)])
+                             pairs = measured[, .(a_cell = b_cell, b_cell = a_cell)], method = "unpaired",
+                             level = ci_level, launch_pairs = launch_pairs)
   slower[faster, on = c(a_cell = "b_cell", b_cell = "a_cell"), p_faster := i.p_value]
   slower[, old_cell := b_cell - offset]
-  spread <- log_median_spread(medians)
-  ci <- ratio_intervals(slower$ratio, spread[J(slower$a_cell), log_var], spread[J(slower$b_cell), log_var],
-                        ci_level)
-  slower[, `:=`(ratio_ci_low = ci$low, ratio_ci_high = ci$high,
-                p_slower = adjust_p(p_value, adjust), p_faster = adjust_p(p_faster, adjust),
-                min_p = smallest_adjusted_p(min_attainable_p(runs_a, runs_b), adjust, .N))]
+  # Each pair is two tests (slower, faster): both count in the adjustment.
+  both <- adjust_p(c(slower$p_value, slower$p_faster), adjust)
+  n <- nrow(slower)
+  reach <- smallest_adjusted_p(smallest_attainable_p(slower), adjust, 2L * n)
+  slower[, `:=`(p_slower = both[seq_len(n)], p_faster = both[n + seq_len(n)], min_p = reach)]
   out[slower, on = c(new_cell = "a_cell"), `:=`(
     median_new = i.median_a, median_old = i.median_b, ratio = i.ratio, ratio_ci_low = i.ratio_ci_low,
     ratio_ci_high = i.ratio_ci_high, p_slower = i.p_slower, p_faster = i.p_faster, min_p = i.min_p)]
@@ -169,8 +175,13 @@ regress_archives <- function(result, baseline_dirs, p_thres = result$p_thres, v_
                 ")")
   }
   old_medians <- reduce_runs(old, old_frame)
+  # Releases whose launches were interleaved (one interleaved sequence:
+  # runs.csv interleave and slot) are compared launch by launch.
+  run_offset <- max(c(0L, result$frame$runs$run_key))
+  launch_pairs <- launch_pairs_of(rbind(result$frame$runs, copy(old_frame$runs)[, run_key := run_key + run_offset],
+                                        fill = TRUE))
   tests <- regression_tests(matched$pairs, new_cells, old_cells, result$medians, old_medians, key$key,
-                            p_thres, v_thres, adjust, ci_level)
+                            p_thres, v_thres, adjust, ci_level, launch_pairs, run_offset)
   table <- regression_table(tests, matched, new_cells, old_cells, key$key, params$name)
   list(table = table, key = key$key, left_out = key$left_out, baseline = old, p_thres = p_thres,
        v_thres = v_thres, adjust = adjust, ci_level = ci_level,

@@ -1,45 +1,40 @@
 # What every test carries besides its ratio and p-value (SPEC 7.4): the
-# p-value adjusted for the number of tests (adjust_p; the verdict uses it),
-# and the confidence interval of the ratio (ratio_ci).
+# p-value adjusted for the number of tests (adjust_family; the verdict
+# uses it). Every test brings the confidence interval of its own test
+# (assess_guideline: the two-level t interval, the signed-rank or the
+# rank-sum test's distribution-free one); where a test has none (one run;
+# too few runs to reach the level) it has none here either: such a test
+# never holds.
 #
 # tests: the rows of all guidelines (assess_guideline, with a guideline
-# column); medians: the run medians (cell, run, median). A paired test
-# keeps the interval its test gave (assess_guideline); an unpaired one gets
-# the bootstrap interval of its ratio of run medians (ratio_ci.R). A test
-# whose ratio is b over a (an `a ~ b` test slower on side b) gets the
-# interval of that ratio. The family of the adjustment is every test of the
-# analysis; v_thres is each test's own ratio threshold (its guideline's:
-# GL16 and AR1 have 1.10), or one for all.
-# spread: log_median_spread(medians), if already computed; or, where the
-# tests compare different run statistics (statistic, one per test: the
-# assessment's `statistic`), a list of such spreads by statistic, each of
-# the run statistic's values. Returns tests with p_adjusted, ratio_ci_low,
-# ratio_ci_high, and violated decided with p_adjusted.
-test_trust <- function(tests, medians, p_thres, v_thres, adjust = "none", level = 0.95, spread = NULL,
-                       statistic = NULL) {
+# column); v_thres is each test's own ratio threshold (its guideline's:
+# GL16 and AR1 have 1.10), or one for all; family: the adjustment's family
+# of each test (the A/A check's twins apart from the rest). Returns tests
+# with p_adjusted, and violated decided with p_adjusted.
+test_trust <- function(tests, p_thres, v_thres, adjust = "none", family = NULL) {
   tests <- copy(tests)
-  tests[, p_adjusted := adjust_p(p_value, adjust)]
+  tests[, p_adjusted := adjust_family(p_value, if ("p_reverse" %in% names(tests)) p_reverse, adjust,
+                                      family %||% rep(1L, nrow(tests)))]
   if (adjust != "none") tests[, violated := violates(ratio, p_adjusted, p_thres, v_thres)]
   for (col in c("ratio_ci_low", "ratio_ci_high")) if (!col %in% names(tests)) set(tests, j = col, value = NA_real_)
-  if (!nrow(tests)) return(tests)
-  given <- !is.na(tests$ratio_ci_low) & !is.na(tests$ratio_ci_high)
-  if (all(given)) return(order_trust_columns(tests))
-  if (is.null(spread)) spread <- log_median_spread(medians[cell %in% c(tests$a_cell, tests$b_cell)])
-  if (is.data.table(spread)) spread <- list(median = spread)
-  statistic <- statistic %||% rep("median", nrow(tests))
-  var_a <- var_b <- rep(NA_real_, nrow(tests))
-  for (s in unique(statistic[!given])) {
-    mine <- which(statistic == s & !given)
-    # A paired guideline's test whose sides share no run (two libraries, two
-    # archives) fell back to the unpaired test: no spread was asked for its
-    # run medians, so it is computed here for its cells.
-    by_cells <- spread[[s]] %||% log_median_spread(medians[cell %in% c(tests$a_cell[mine], tests$b_cell[mine])])
-    var_a[mine] <- by_cells[J(tests$a_cell[mine]), log_var]
-    var_b[mine] <- by_cells[J(tests$b_cell[mine]), log_var]
-  }
-  ci <- ratio_intervals(tests$ratio, var_a, var_b, level)
-  tests[!given, `:=`(ratio_ci_low = ci$low[!given], ratio_ci_high = ci$high[!given])]
   order_trust_columns(tests)
+}
+
+# P adjusted by METHOD within each FAMILY (the A/A check's twin tests are a
+# family of their own: they must not change the real guidelines' verdicts).
+# An a ~ b test is two tests, one per direction (P_REVERSE, the other
+# direction's p; NA for a <= b): both count in the family, and the test's
+# adjusted p is that of the direction it reports.
+adjust_family <- function(p, p_reverse, method, family) {
+  out <- rep(NA_real_, length(p))
+  if (is.null(p_reverse)) p_reverse <- rep(NA_real_, length(p))
+  for (f in unique(family)) {
+    mine <- which(family == f)
+    other <- mine[!is.na(p_reverse[mine])]
+    adjusted <- adjust_p(c(p[mine], p_reverse[other]), method)
+    out[mine] <- adjusted[seq_along(mine)]
+  }
+  out
 }
 
 order_trust_columns <- function(tests) {

@@ -96,7 +96,8 @@ RUN_COLUMNS <- c("run_id", "deployment", "nprocs", "run", "param_set", "library"
 # Provenance only: NA where an archive lacks them.
 RUN_OPTIONAL <- c("nodes", "ppn", "library_version", "seed", "experiments_done", "experiments_total",
                   "job_id", "exit_code", "hosts", "rejected_rows", "layout", "layout_detail", "ranks_per_host",
-                  "cores_per_host", "oversubscribed", "reorder_experiments", "reorder_changed", "round")
+                  "cores_per_host", "oversubscribed", "reorder_experiments", "reorder_changed", "round",
+                  "interleave", "slot", "launch_order")
 
 read_runs <- function(file) {
   x <- read_table(file, RUN_COLUMNS)
@@ -106,7 +107,7 @@ read_runs <- function(file) {
     if (length(bad)) input_error(file, ":", bad[1] + 1L, ": column ", p, " is empty")
   }
   for (p in intersect(c("nodes", "ppn", "nprocs", "run", "experiments_done", "experiments_total",
-                        "reorder_experiments", "reorder_changed", "round"), names(x))) {
+                        "reorder_experiments", "reorder_changed", "round", "slot", "launch_order"), names(x))) {
     set(x, j = p, value = convert_column(x[[p]], "integer", file, p))
   }
   dup <- which(duplicated(x$run_id))

@@ -8,8 +8,9 @@
 #                                clock's model saw it, and measured after
 #                                the repetitions with fresh offsets:
 #                                measured_skew_seconds, kernels since
-#                                issue 26), the window, the invalid
-#                                repetitions
+#                                issue 26, with its resolution
+#                                skew_bound_seconds), the window, the
+#                                invalid repetitions
 # Only for the (cell, run) pairs that have run medians (the runs the
 # assessment trusts); archives made before the kernel wrote them give none.
 
@@ -53,23 +54,24 @@ read_ranks <- function(archives, frame, medians) {
 }
 
 # data.table(cell, run, sync_seconds, window_seconds, offset_spread_seconds,
-# start_skew_seconds, invalid_reps, measured_skew_seconds) of the
-# experiments started with the clock; over a run's rounds the sums of the
-# times and counts, the widest spread and window, the median skews
-# (measured_skew_seconds NA from kernels before it).
+# start_skew_seconds, invalid_reps, measured_skew_seconds, skew_bound_seconds)
+# of the experiments started with the clock; over a run's rounds the sums
+# of the times and counts, the widest spread and window, the median skews
+# and resolutions (both NA from kernels before them).
 read_clock_starts <- function(archives, frame, medians) {
   x <- read_run_tables(archives, frame, medians, ".preparation.csv", CLOCK_COLUMNS,
-                       optional = c(measured_skew_seconds = "double"))
+                       optional = c(measured_skew_seconds = "double", skew_bound_seconds = "double"))
   if (!is.null(x) && anyDuplicated(x, by = c("cell", "run"))) {
     x <- x[, .(sync = sync[1], sync_seconds = sum(sync_seconds), window_seconds = max(window_seconds),
                offset_spread_seconds = max(offset_spread_seconds), start_skew_seconds = median(start_skew_seconds),
-               invalid_reps = sum(invalid_reps), measured_skew_seconds = median(measured_skew_seconds)),
+               invalid_reps = sum(invalid_reps), measured_skew_seconds = median(measured_skew_seconds),
+               skew_bound_seconds = median(skew_bound_seconds)),
            by = .(cell, run)]
   }
   if (is.null(x)) {
     return(data.table(cell = integer(), run = integer(), sync_seconds = numeric(), window_seconds = numeric(),
                       offset_spread_seconds = numeric(), start_skew_seconds = numeric(), invalid_reps = numeric(),
-                      measured_skew_seconds = numeric()))
+                      measured_skew_seconds = numeric(), skew_bound_seconds = numeric()))
   }
   x <- x[sync %chin% "clock"][, sync := NULL]
   setkeyv(x, c("cell", "run"))

@@ -9,9 +9,11 @@
 # work and delay time >= 0 are dropped, as the archive's row check rejects
 # them (workflow/result_rows.py), and an incomplete experiment is dropped:
 # without rounds one with another number of rows than its nrep; with
-# rounds one that lacks a round 1..blocks or has more than nrep rows (a
-# clock start may keep fewer: the archive checked those against the
-# kernel's count). Each loss is a warning naming the run; a missing or
+# rounds one that lacks a round 1..blocks, and one whose round has another
+# number of rows than its share of nrep (nrep / blocks, the first nrep mod
+# blocks rounds one more: kernel/rounds.c; a clock start, sync = clock,
+# may keep fewer: the archive checked those against the kernel's count).
+# Each loss is a warning naming the run; a missing or
 # empty file is a run without results. Returns data.table(id, seconds), and
 # round where the file has it.
 
@@ -98,7 +100,9 @@ complete_experiments <- function(x, run_id, experiments) {
   nrep <- integer(max_id + 1L)
   nrep[experiments$id + 1L] <- experiments$nrep
   known <- rows > 0L & nrep > 0L
-  if (!is.null(x$round)) return(complete_rounds(x, run_id, rows, nrep, known, blocks_of_id(experiments)))
+  if (!is.null(x$round)) {
+    return(complete_rounds(x, run_id, rows, nrep, known, blocks_of_id(experiments), clock_of_id(experiments)))
+  }
   unknown <- which(rows > 0L & nrep == 0L) - 1L
   wrong <- which(known & rows != nrep) - 1L
   if (length(unknown)) {
@@ -114,24 +118,48 @@ complete_experiments <- function(x, run_id, experiments) {
   x[keep[id + 1L]]
 }
 
-# complete_experiments of a file with rounds.
-complete_rounds <- function(x, run_id, rows, nrep, known, blocks) {
+# complete_experiments of a file with rounds. clock: element id + 1 TRUE
+# where the experiment starts on the clock (it may keep fewer rows).
+complete_rounds <- function(x, run_id, rows, nrep, known, blocks, clock = logical()) {
   unknown <- which(rows > 0L & nrep == 0L) - 1L
   if (length(unknown)) {
     nbh_warning("run ", run_id, ": rows of experiment id(s) ", format_list(unknown),
                 " that experiments.csv does not have; left out")
   }
   blocks <- c(blocks, rep(1L, max(0L, length(nrep) - length(blocks))))
+  clock <- c(clock, rep(FALSE, max(0L, length(nrep) - length(clock))))
   beyond <- x$round > blocks[x$id + 1L]
-  rounds <- x[!beyond & known[id + 1L], .(n = uniqueN(round)), keyby = id]
+  counts <- x[!beyond & known[id + 1L], .N, keyby = .(id, round)]
+  rounds <- counts[, .(n = .N), keyby = id]
   whole <- rep(FALSE, length(nrep))
   whole[rounds$id + 1L] <- rounds$n == blocks[rounds$id + 1L]
-  whole <- whole & known & rows <= nrep & !tabulate(x$id[beyond] + 1L, length(nrep))
+  whole <- whole & known & !tabulate(x$id[beyond] + 1L, length(nrep))
+  # Each round its share of nrep (kernel/rounds.c); fewer only on the clock.
+  k <- counts$id + 1L
+  share <- nrep[k] %/% blocks[k] + (counts$round - 1L < nrep[k] %% blocks[k])
+  miscounted <- rep(FALSE, length(nrep))
+  miscounted[unique(k[counts$N > share | (counts$N < share & !clock[k])])] <- TRUE
   wrong <- which(known & !whole) - 1L
   if (length(wrong)) {
     nbh_warning("run ", run_id, ": experiment(s) ", format_list(wrong),
                 " lack a round of their blocks or have rows beyond them; left out")
   }
-  if (!length(unknown) && !length(wrong)) return(x)
+  counted <- which(whole & miscounted) - 1L
+  if (length(counted)) {
+    first <- counted[1] + 1L
+    nbh_warning("run ", run_id, ": experiment(s) ", format_list(counted),
+                " have another number of rows than their nrep in experiments.csv (experiment ", first - 1L, ": ",
+                rows[first], " rows for nrep ", nrep[first], " in ", blocks[first], " round(s)); left out")
+  }
+  if (!length(unknown) && !length(wrong) && !length(counted)) return(x)
+  whole <- whole & !miscounted
   x[whole[id + 1L]]
+}
+
+# Element id + 1: TRUE where experiment id starts its repetitions on the
+# clock (sync = clock: a round may keep fewer rows than its share).
+clock_of_id <- function(experiments) {
+  clock <- rep(FALSE, max(experiments$id, 0L) + 1L)
+  if (!is.null(experiments$sync)) clock[experiments$id + 1L] <- experiments$sync %in% "clock"
+  clock
 }

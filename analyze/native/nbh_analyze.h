@@ -64,9 +64,19 @@ SEXP nbh_signed_rank_test(SEXP test, SEXP value, SEXP n_tests, SEXP level);
 /* log_median_var.c */
 SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 
+/* launch_test.c */
+SEXP nbh_launch_test(SEXP test, SEXP run, SEXP value, SEXP n_tests);
+
+/* shift_interval.c */
+SEXP nbh_shift_interval(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP tests, SEXP k);
+
 /* work_queue.c */
 SEXP nbh_queue_new(void);
 SEXP nbh_queue_take(SEXP queue);
+
+/* progress_tally.c */
+SEXP nbh_tally_new(void);
+SEXP nbh_tally_add(SEXP tally, SEXP item, SEXP seconds);
 
 /* count_lines.c */
 SEXP nbh_count_lines(SEXP file);
@@ -76,6 +86,9 @@ SEXP nbh_cell_medians(SEXP value, SEXP first, SEXP runs, SEXP cells);
 
 /* exchange_paths.c */
 SEXP nbh_exchange_paths(SEXP a, SEXP b);
+/* sync_paths.c */
+SEXP nbh_sync_paths(SEXP paths);
+SEXP nbh_sync_file_system(SEXP path);
 
 /* paired_differences.c */
 SEXP nbh_paired_differences(SEXP unit, SEXP value, SEXP first, SEXP rows, SEXP test, SEXP a_cell, SEXP b_cell);

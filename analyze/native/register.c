@@ -14,13 +14,19 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_log_median_var, 4),
     ROUTINE(nbh_queue_new, 0),
     ROUTINE(nbh_queue_take, 1),
+    ROUTINE(nbh_tally_new, 0),
+    ROUTINE(nbh_tally_add, 3),
     ROUTINE(nbh_count_lines, 1),
     ROUTINE(nbh_cell_medians, 4),
     ROUTINE(nbh_store_new, 1),
     ROUTINE(nbh_cell_percentiles, 6),
     ROUTINE(nbh_exchange_paths, 2),
+    ROUTINE(nbh_sync_paths, 1),
+    ROUTINE(nbh_sync_file_system, 1),
     ROUTINE(nbh_paired_differences, 7),
     ROUTINE(nbh_exit_now, 1),
+    ROUTINE(nbh_shift_interval, 6),
+    ROUTINE(nbh_launch_test, 4),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

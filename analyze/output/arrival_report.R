@@ -5,19 +5,23 @@
 # plots/arrival_picture.R), and how well the clock starts were synchronised
 # (clock_starts.csv). Nothing when the archives have neither.
 
-# Writes arrival.csv and clock_starts.csv into DIR and draws the pictures;
-# returns the pictures (render_plots), at most settings$max_plots.
-write_arrival <- function(result, settings, dir) {
-  params <- result$shown_params %||% result$params$name
+# Writes arrival.csv and clock_starts.csv into DIR.
+write_arrival <- function(result, dir) {
   if (nrow(result$arrival %||% data.table())) {
     write_table_file(arrival_rows(result), file.path(dir, "arrival.csv"))
   }
   if (nrow(result$clock_starts %||% data.table())) {
     write_table_file(clock_start_rows(result), file.path(dir, "clock_starts.csv"))
   }
-  if (!isTRUE(settings$plots) || !nrow(result$arrival %||% data.table())) return(data.table())
-  pd <- arrival_picture_data(result, params, settings$max_plots %||% Inf)
-  render_plots(pd, arrival_picture, dir, width = 7, height = 4.5)
+}
+
+# The pictures (plots/render_plots.R: plot_set), at most settings$max_plots;
+# NULL without experiments with one late process.
+arrival_plot_set <- function(result, settings) {
+  if (!nrow(result$arrival %||% data.table())) return(NULL)
+  params <- result$shown_params %||% result$params$name
+  plot_set(arrival_picture_data(result, params, settings$max_plots %||% Inf), arrival_picture, width = 7,
+           height = 4.5)
 }
 
 # arrival.csv: the parameters of each one_late cell, then per process its
@@ -31,10 +35,13 @@ arrival_rows <- function(result) {
   out[]
 }
 
-# clock_starts.csv: per cell started with the clock, medians over runs.
+# clock_starts.csv: per cell started with the clock, medians over runs;
+# the measured skew beside its resolution (skew_bound_us: a skew below it
+# says only that the processes started within it).
 clock_start_rows <- function(result) {
   x <- result$clock_starts[, .(runs = .N, start_skew_us = median(start_skew_seconds) * 1e6,
                                measured_skew_us = median(measured_skew_seconds) * 1e6,
+                               skew_bound_us = median(skew_bound_seconds %||% NA_real_) * 1e6,
                                offset_spread_us = median(offset_spread_seconds) * 1e6,
                                window_us = median(window_seconds) * 1e6, sync_ms = median(sync_seconds) * 1e3,
                                invalid_reps = sum(invalid_reps)), keyby = cell]
@@ -109,9 +116,15 @@ arrival_blocks <- function(result, plots, settings) {
   if (has_clock) {
     c <- clock_start_rows(result)
     measured <- function(v) if (all(is.na(v))) "" else sprintf("%.2f", median(v, na.rm = TRUE))
+    below <- function(skew, bound) {
+      known <- !is.na(skew) & !is.na(bound)
+      if (!any(known)) "" else sprintf("%d of %d", sum(skew[known] <= bound[known]), sum(known))
+    }
     k <- c[, .(experiments = .N, `start skew, median (us)` = sprintf("%.2f", median(start_skew_us)),
                `start skew, largest (us)` = sprintf("%.2f", max(start_skew_us)),
                `measured skew, median (us)` = measured(measured_skew_us),
+               `its resolution, median (us)` = measured(skew_bound_us),
+               `measured at or below its resolution` = below(measured_skew_us, skew_bound_us),
                `offset spread (us)` = sprintf("%.1f", median(offset_spread_us)),
                `invalid repetitions` = sum(invalid_reps), `sync cost, median (ms)` = sprintf("%.2f", median(sync_ms))),
            keyby = .(library, param_set, deployment)]
@@ -121,13 +134,16 @@ arrival_blocks <- function(result, plots, settings) {
                 "common start, median over repetitions; here the median and the largest over experiments of ",
                 "its median over runs: near zero by construction, as each process judges its start on the ",
                 "model it waited on), the skew measured after the repetitions with fresh clock offsets (the ",
-                "latest minus the earliest process's start; empty from kernels before it), the spread of the ",
-                "processes' estimated clock offsets, the repetitions left out because a process reached its ",
-                "start late, and what estimating the clock and timing the window cost. Per experiment in ",
-                "`clock_starts.csv`."),
+                "latest minus the earliest process's start; empty from kernels before it) beside the ",
+                "measurement's resolution (the two largest error bounds of the fresh offsets, summed: a measured ",
+                "skew at or below it says only that the processes started within it; how many experiments' ",
+                "were), the spread of the processes' estimated clock offsets, the repetitions left out because a ",
+                "process reached its start late or was held up waiting for it, and what estimating the clock, ",
+                "timing the window and measuring the skew cost. Per experiment in `clock_starts.csv`."),
       table_block(k[, .(library, `parameter set` = if (uniqueN(param_set) > 1L) param_set else NULL, deployment,
                         experiments, `start skew, median (us)`, `start skew, largest (us)`,
-                        `measured skew, median (us)`, `offset spread (us)`, `invalid repetitions`,
+                        `measured skew, median (us)`, `its resolution, median (us)`,
+                        `measured at or below its resolution`, `offset spread (us)`, `invalid repetitions`,
                         `sync cost, median (ms)`)])))
   }
   if (isTRUE(settings$plots) && !is.null(plots) && nrow(plots)) {

@@ -8,13 +8,14 @@
 # cairo PNG/PDF devices return normally after a short write. So each file
 # is checked once written: a CSV ends in a newline with one line per row
 # and the header, a PNG ends in its IEND chunk, a PDF in %%EOF; a text file
-# goes through a connection, which does report write errors. A file that is
+# (report.html, report.md, warnings.txt, look.json, the marker) and a copy
+# have the size of the bytes written once closed. A file that is
 # not whole is an nbh_output_error naming it (in DIR, never the staging
 # name) and the reason the file system gives ("No space left on device").
 #
 #   with_output_directory(dir, build)  build(staged) writes the analysis; then published as dir
 #   write_table_file(x, file)          a CSV (fwrite), checked
-#   write_text_file(lines, file)       text lines, through a connection
+#   write_text_file(lines, file)       text lines (UTF-8), its size checked once closed
 #   check_plot_file(file)              a PNG or PDF a device wrote, checked
 #   copy_output_file(from, file)       a whole copy (plots are drawn in tempdir(): a device
 #                                      that hits a full disk prints to stderr)
@@ -65,14 +66,32 @@ count_lines <- function(file) {
        last_is_newline = length(bytes) > 0L && bytes[length(bytes)] == as.raw(10L))
 }
 
+# The bytes are written through a binary connection and the file's size is
+# checked after it is closed: a text-mode connection that re-encodes (as
+# file(encoding = "UTF-8") does) reports no failed write, and a short write
+# can also surface only when the connection is closed.
 write_text_file <- function(lines, file) {
-  tryCatch({
-    con <- file(file, "w", encoding = "UTF-8")
-    on.exit(close(con))
-    writeLines(lines, con)
+  text <- enc2utf8(as.character(lines))
+  bytes <- if (length(text)) charToRaw(paste0(text, "\n", collapse = "")) else raw()
+  write_bytes(bytes, file, "a text file cut short")
+}
+
+# Writes BYTES to FILE whole or stops with an nbh_output_error (WHAT says
+# what was cut where the file system gives no reason).
+write_bytes <- function(bytes, file, what) {
+  said <- function(e) sub("^.*:\\s+", "", conditionMessage(e))
+  con <- tryCatch(file(file, "wb"), error = function(e) output_error(file, ": ", said(e)),
+                  warning = function(w) output_error(file, ": ", said(w)))
+  failed <- tryCatch({
+    writeBin(bytes, con)
     flush(con)
-  }, error = function(e) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(e))),
-     warning = function(w) output_error(file, ": ", sub("^.*:\\s+", "", conditionMessage(w))))
+    FALSE
+  }, error = function(e) TRUE, warning = function(w) TRUE)
+  failed <- tryCatch({
+    close(con)
+    FALSE
+  }, error = function(e) TRUE, warning = function(w) TRUE) || failed
+  if (failed || !isTRUE(file.size(file) == length(bytes))) not_whole(file, what)
   invisible(file)
 }
 
@@ -94,25 +113,21 @@ check_plot_file <- function(file) {
 }
 
 copy_output_file <- function(from, file) {
-  bytes <- readBin(from, "raw", file.size(from))
-  ok <- tryCatch({
-    con <- file(file, "wb")
-    on.exit(close(con))
-    writeBin(bytes, con)
-    flush(con)
-    TRUE
-  }, error = function(e) FALSE, warning = function(w) FALSE)
-  if (!ok || !isTRUE(file.size(file) == length(bytes))) not_whole(file, "a copy cut short")
-  invisible(file)
+  write_bytes(readBin(from, "raw", file.size(from)), file, "a copy cut short")
 }
 
-# DIR must be new, empty, or an earlier analysis (it has MARKER).
+# DIR must be new, empty, or an earlier analysis (it has MARKER); returns
+# whether it holds an earlier analysis (which the new one replaces).
 check_output_dir <- function(dir) {
-  if (file.exists(dir) && !dir.exists(dir)) output_error(dir, " exists and is not a directory")
-  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE)) &&
-      !file.exists(file.path(dir, MARKER))) {
-    output_error(dir, " exists and is not an nbhbench analysis; choose another --out")
+  if (file.exists(dir) && !dir.exists(dir)) {
+    foreign_out_error(dir, " exists and is not a directory; choose another --out")
   }
+  earlier <- file.exists(file.path(dir, MARKER))
+  if (dir.exists(dir) && length(list.files(dir, all.files = TRUE, no.. = TRUE)) && !earlier) {
+    foreign_out_error(dir, " exists and is not an earlier nbhbench analysis (no ", MARKER, "); nothing there is ",
+                      "replaced: choose another --out")
+  }
+  earlier
 }
 
 # Runs build(staged) in a new staging directory beside DIR, then puts it in
@@ -142,19 +157,51 @@ with_output_directory <- function(dir, build) {
   value
 }
 
+# Flushes the directory TREE and all it holds to the disk: its file system
+# at once (syncfs), else every path (fsync); a failure is an output error of DIR.
+sync_tree <- function(tree, dir) {
+  whole <- tryCatch(call_native("nbh_sync_file_system", tree), error = function(e) {
+    output_error(dir, ": cannot flush the analysis to the disk (", conditionMessage(e), ")")
+  })
+  if (!isTRUE(whole)) {
+    sync_paths(c(list.files(tree, recursive = TRUE, all.files = TRUE, full.names = TRUE, include.dirs = TRUE), tree),
+               dir)
+  }
+  invisible(TRUE)
+}
+
+# Flushes PATHS to the disk (fsync; sync(1) without the analyzer's C
+# routines); a failure is an output error of DIR.
+sync_paths <- function(paths, dir) {
+  done <- tryCatch(call_native("nbh_sync_paths", paths), error = function(e) {
+    output_error(dir, ": cannot flush the analysis to the disk (", conditionMessage(e), ")")
+  })
+  if (is.null(done) && length(paths) && system2("sync", shQuote(paths), stdout = FALSE, stderr = FALSE) != 0L) {
+    output_error(dir, ": cannot flush the analysis to the disk (sync failed)")
+  }
+  invisible(TRUE)
+}
+
 # Renames the complete directory STAGED to DIR, replacing DIR's earlier
 # analysis: swapped with it in one step (nbh_exchange_paths), so that DIR
 # holds an analysis at every moment, even if this process is killed; the
 # earlier one, now at STAGED, is removed after. Where the swap cannot be
-# had (no C compiler for the analyzer's routines, a file system without
-# RENAME_EXCHANGE), two renames, with DIR missing between them.
+# had (no C compiler for the analyzer's routines, a file system or kernel
+# without RENAME_EXCHANGE, a seccomp filter that refuses it), two renames,
+# with DIR missing between them. Every staged file and directory is
+# flushed to the disk before, and the parent directory after, so that a
+# power loss never leaves DIR naming empty files.
 publish_directory <- function(staged, dir) {
   old <- NULL
+  sync_tree(staged, dir)
   if (dir.exists(dir)) {
     swapped <- tryCatch(call_native("nbh_exchange_paths", staged, dir), error = function(e) {
       output_error(dir, ": cannot replace the earlier analysis (", conditionMessage(e), ")")
     })
-    if (isTRUE(swapped)) return(invisible(unlink(staged, recursive = TRUE)))
+    if (isTRUE(swapped)) {
+      sync_paths(dirname(dir), dir)   # the swapped names reach the disk
+      return(invisible(unlink(staged, recursive = TRUE)))
+    }
     old <- file.path(dirname(dir), sprintf(".%s.old-%d", basename(dir), Sys.getpid()))
     if (!file.rename(dir, old)) output_error(dir, ": cannot replace the earlier analysis")
   }
@@ -162,5 +209,6 @@ publish_directory <- function(staged, dir) {
     if (!is.null(old)) file.rename(old, dir)
     output_error(dir, ": cannot move the new analysis into place")
   }
+  sync_paths(dirname(dir), dir)
   if (!is.null(old)) unlink(old, recursive = TRUE)
 }

@@ -2,15 +2,18 @@
 # regressions.csv, the overview plots (plots/regression_plot.R) and the
 # report section, placed after the verdict of the guidelines.
 
-# Writes regressions.csv and the plots into DIR (whole or nothing, as every
-# file of an analysis). Returns the plots table (render_plots).
-write_regression <- function(regression, settings, dir, params) {
+# Writes regressions.csv into DIR (whole or nothing, as every file of an
+# analysis); nothing without a regression.
+write_regression <- function(regression, dir) {
+  if (!is.null(regression)) write_table_file(regression$table, file.path(dir, "regressions.csv"))
+}
+
+# The regression's plots (plots/render_plots.R: plot_set); NULL without a regression.
+regression_plot_set <- function(regression, params) {
   if (is.null(regression)) return(NULL)
-  write_table_file(regression$table, file.path(dir, "regressions.csv"))
-  if (!isTRUE(settings$plots)) return(data.table())
-  pd <- regression_plot_data(regression$table, params)
   v_thres <- regression$v_thres
-  render_plots(pd, function(plot, data) regression_plot(plot, data, v_thres), dir, width = 10, height = 6.5)
+  plot_set(regression_plot_data(regression$table, params), function(plot, data) regression_plot(plot, data, v_thres),
+           width = 10, height = 6.5)
 }
 
 # "openmpi5 default vs openmpi default, 1x4": where a row's cells come from.

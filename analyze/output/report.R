@@ -146,15 +146,18 @@ tuning_blocks <- function(tuning, params, result) {
   blocks <- list(
     heading("Parameter sets: what heals what"),
     paragraph(sprintf(paste("Reference set: `%s`. A violation of the reference is **removed** by a set where the",
-                            "same test (same guideline and parameters but the set) is not violated under it;",
-                            "a set **adds** the violations it has that the reference has not. Cells: every",
+                            "same test (same guideline and parameters but the set) holds under it (the upper",
+                            "bound of its ratio's interval below the hold ratio); where that test is open",
+                            "(neither violated nor holding) the violation is **no longer significant**, not",
+                            "removed; a set **adds** the violations it has that the reference has not. Cells: every",
                             "cell measured under both, compared as the guideline `SET <= %s` (slower: violated)",
                             "and `%s <= SET` (faster: violated) with the same test and thresholds; ratio =",
                             "median(SET) / median(%s) of the run medians. In `heal.csv`, `heal_sets.csv`,",
                             "`set_comparison.csv`."), ref, ref, ref, ref)))
   s <- tuning$sets
   blocks <- c(blocks, list(table_block(s[, .(set = param_set, context = context_text(s, c("library", "deployment")),
-                                            `violations of the reference` = ref_violations, removed, kept,
+                                            `violations of the reference` = ref_violations, removed,
+                                            `no longer significant` = no_longer_significant, kept,
                                             `not measured` = not_measured, added, `slower cells` = cells_slower,
                                             `faster cells` = cells_faster, cells,
                                             `largest ratio` = ifelse(is.na(max_ratio), "", sprintf("%.3f", max_ratio)),
@@ -165,7 +168,8 @@ tuning_blocks <- function(tuning, params, result) {
   if (nrow(fixed)) {
     x <- fixed[, .(guideline = tagged(tag, guideline), context = context_text(fixed, c("library", "deployment")),
                    parameters = parameter_text(fixed, params), level = varied_level(fixed), set = param_set,
-                   removed = unname(c(removed = "yes", kept = "no", `not measured` = "not measured")[status]),
+                   removed = unname(c(removed = "yes (holds)", `no longer significant` = "no longer significant (open)",
+                                      kept = "no", `not measured` = "not measured")[status]),
                    reference = ratio_p(ref_ratio, ref_p_value), `under the set` = ratio_p(ratio, p_value))]
     setnames(x, "reference", paste("under", ref))
     blocks <- c(blocks, bounded_table(x, "rows", "heal.csv", "heal"))
@@ -279,7 +283,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
                                        "; reference: `", result$reference_set, "`"),
               trust_settings_text(result),
               paste0("analysed: ", settings$created, " by nbhbench ", settings$version))))
-  blocks <- c(blocks, verdict_map_blocks(plots$verdict), list(contents()), trust_banner_blocks(result, summary), list(
+  blocks <- c(blocks, verdict_map_blocks(plots$verdict), list(contents()), trust_banner_blocks(result, summary, tt), list(
     heading("Verdict"),
     paragraph(sprintf("**%d of %d tests violated** (%d of %d groups) over %d guidelines.",
                       nrow(vt), nrow(tt), n_vio_groups, n_groups, length(result$guidelines)),
@@ -287,7 +291,7 @@ build_report <- function(result, tt, summary, plots, warnings, settings, closest
     paragraph(chance_text(result, nrow(tt))),
     heading("Violations per guideline and deployment"),
     paragraph("violated tests/tests (violated groups/groups); a group is the tests that differ only in the varied parameter."),
-    table_block(study_table(summary))), aa_blocks(result, tt), reorder_blocks(result), list(
+    table_block(study_table(summary))), aa_blocks(result, tt), plan_blocks(result$plan), reorder_blocks(result), list(
     heading("Violations")))
   if (nrow(vt)) {
     shown <- head(vt[order(-ratio)], REPORT_ROWS)

@@ -179,8 +179,13 @@ html_contents <- function(entries) {
 html_table <- function(dt, explore = NULL) {
   d <- as.data.frame(dt)
   # Column by column (as.character and the escapes work on each value
-  # alone), then pasted across into rows.
-  cells <- lapply(d, function(v) paste0("<td>", ifelse(is.na(v), "", html_escape(as.character(v))), "</td>"))
+  # alone), then pasted across into rows. A line may break after a comma
+  # (<wbr>: no character of its own, so a copy or the page's filters see the
+  # text as it is): a side such as topology=vneum,radius=1,order=FMAJ,...
+  # would otherwise hold its column as wide as itself, and push the last
+  # columns (ratio, p, short of) out of a 1400-pixel window.
+  cells <- lapply(d, function(v) paste0("<td>", ifelse(is.na(v), "", gsub(",", ",<wbr>", html_escape(as.character(v)),
+                                                                        fixed = TRUE)), "</td>"))
   rows <- if (nrow(d)) do.call(paste0, c(list("<tr>"), unname(cells), list("</tr>"))) else character()
   c("<div class=\"table\">",
     sprintf("<table%s>", if (is.null(explore)) "" else sprintf(" class=\"explore\" data-explore=\"%s\"", explore)),

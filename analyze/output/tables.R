@@ -96,6 +96,7 @@ set_comparison_table <- function(comparison, cells, params) {
   x <- cells[comparison$set_cell, setdiff(params, "param_set"), with = FALSE]
   out <- cbind(comparison[, .(reference, param_set)], x,
                comparison[, .(runs_set, runs_reference = runs_ref, median_set_us = median_set * 1e6,
-                              median_reference_us = median_ref * 1e6, ratio, p_slower, p_faster, slower, faster)])
+                              median_reference_us = median_ref * 1e6, ratio, ratio_ci_low, ratio_ci_high, method,
+                              pairs, p_slower, p_faster, slower, faster)])
   out[]
 }

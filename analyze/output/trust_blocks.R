@@ -10,31 +10,51 @@ ci_text <- function(low, high) {
 }
 
 # Banners: each a bold first word and what it means, only when it applies.
-trust_banner_blocks <- function(result, summary) {
-  blocks <- list()
+# An archive whose files differ from its manifest (verify_manifest) is said
+# first: the numbers below may not be what was measured.
+changed_archive_blocks <- function(archives) {
+  changed <- Filter(function(a) grepl("do not match MANIFEST.sha256", a$manifest %||% ""), archives)
+  lapply(changed, function(a) paragraph(
+    "**Archive changed after archiving.** `", a$name, "`: ", a$manifest, ". What those files hold may not be ",
+    "what was measured; `nbhbench archive --verify ", a$dir, "` names every difference."))
+}
+
+trust_banner_blocks <- function(result, summary, tt = test_table(result)) {
+  blocks <- changed_archive_blocks(result$archives)
   blind <- summary[power == "cannot detect"]
-  paired <- result$tests[method == "paired"]
-  if (nrow(blind) && nrow(paired)) {
-    pairs <- sort(unique(paired$pairs))
-    blocks <- c(blocks, list(paragraph(sprintf(paste(
-      "**Cannot detect.** %d of %d guidelines in a context (summary.csv, `power`) cannot show a violation at",
-      "p <= %s whatever the ratio: a paired test of n units (rounds of runs both sides have) gives at best",
-      "p = 2^-n (%s). Guidelines concerned: %s. A campaign needs nrun x blocks >= %d units to reach p <= %s."),
-      nrow(blind), sum(summary$n_tests > 0), format(result$p_thres),
-      format_list(sprintf("n = %d: %.3g", pairs, 0.5^pairs), 4L), format_list(unique(tagged(blind$tag, blind$guideline)), 6L),
-      ceiling(-log2(result$p_thres)), format(result$p_thres)))))
-  } else if (nrow(blind)) {
-    runs <- sort(unique(unlist(result$tests[, .(runs_a, runs_b)])))
-    need <- runs_needed(result$p_thres)
+  if (nrow(blind)) {
+    key <- c("guideline_no", RUN_PARAMETERS)
+    tt <- tt[blind[, key, with = FALSE], on = key, nomatch = NULL]
     what <- unique(tagged(blind$tag, blind$guideline))
+    over_runs <- tt[method %in% c("paired", "launches")]
+    rounds <- tt[method == "rounds"]
+    ranked <- tt[!method %in% c("paired", "launches", "rounds")]
+    why <- character()
+    if (nrow(over_runs)) {
+      why <- c(why, paste("a test across launches (the run is the unit that repeats) needs two runs at least, one",
+                          "degree of freedom, and these have one: rounds within one launch cannot show what another",
+                          "launch would give; a campaign needs nrun >= 2, and far more to decide small differences",
+                          "(`nbhbench plan` says how many)"))
+    }
+    if (nrow(rounds)) {
+      pairs <- sort(unique(rounds$pairs))
+      why <- c(why, sprintf(paste("the pooled test of n round units gives at best p = 2^-n (%s): nrun x blocks >= %d",
+                                  "units"), format_list(sprintf("n = %d: %.3g", pairs, 0.5^pairs), 4L),
+                            ceiling(-log2(result$p_thres))))
+    }
+    if (nrow(ranked)) {
+      runs <- sort(unique(unlist(ranked[, .(runs_a, runs_b)])))
+      why <- c(why, sprintf(paste("with %s run medians a side the one-sided rank-sum test gives at best p = 1 / C(2n, n)",
+                                  "(%s)%s: nrun >= %d"), format_list(runs, 4L),
+                            format_list(sprintf("n = %d: %.3g", runs, min_attainable_p(runs, runs)), 4L),
+                            if (identical(result$adjust, "holm")) ", times the number of tests with --adjust holm" else "",
+                            runs_needed(result$p_thres)))
+    }
     blocks <- c(blocks, list(paragraph(sprintf(paste(
       "**Cannot detect.** %d of %d guidelines in a context (summary.csv, `power`) cannot show a violation at",
-      "p <= %s whatever the ratio: with %s run medians a side the one-sided rank-sum test gives at best",
-      "p = 1 / C(2n, n) (%s)%s. Guidelines concerned: %s. A campaign needs nrun >= %d to reach p <= %s."),
-      nrow(blind), sum(summary$n_tests > 0), format(result$p_thres), format_list(runs, 4L),
-      format_list(sprintf("n = %d: %.3g", runs, min_attainable_p(runs, runs)), 4L),
-      if (identical(result$adjust, "holm")) ", times the number of tests with --adjust holm" else "",
-      format_list(what, 6L), need, format(result$p_thres)))))
+      "p <= %s whatever the ratio: %s. Guidelines concerned: %s."),
+      nrow(blind), sum(summary$n_tests > 0), format(result$p_thres), paste(why, collapse = "; "),
+      format_list(what, 6L)))))
   }
   mismatched <- result$runs$mismatched
   if (!is.null(mismatched) && nrow(mismatched)) {
@@ -93,9 +113,11 @@ reorder_blocks <- function(result) {
 
 # The report's header line on the p adjustment and the intervals.
 trust_settings_text <- function(result) {
-  sprintf(paste("p-values adjusted for the number of tests: %s; every ratio with its %s confidence interval",
-                "(paired tests: from the signed-rank test's Walsh averages; unpaired: bootstrap over runs, the",
-                "resampled medians enumerated exactly: no random draws, no seed)"),
+  sprintf(paste("p-values adjusted for the number of tests: %s (an `a ~ b` test counts as two, one per",
+                "direction; the A/A twins are a family of their own); every ratio with its %s confidence interval",
+                "(paired and launch pairs: the t interval over the runs; rounds: the signed-rank test's Walsh",
+                "averages; unpaired: the rank-sum test's interval of the shift, Moses; none with one run, or with",
+                "too few runs to reach the level: such a test never holds)"),
           result$adjust %||% "none", look_level_text(result))
 }
 

@@ -1,11 +1,14 @@
 # Writes an analysis into DIR: summary.csv, violations.csv, tests.csv,
-# closest.csv, heal.csv, heal_sets.csv, set_comparison.csv, warnings.txt,
+# closest.csv, heal.csv, heal_sets.csv and set_comparison.csv (with several
+# library parameter sets), warnings.txt,
 # overlap.csv and overlap_sets.csv (where busy work was measured),
 # characterization.csv (where layouts meet contiguous data), arrival.csv
 # and clock_starts.csv (arrival patterns, clock starts), graphs.csv
 # (only when the archives hold graph experiments), percentiles.csv (tail
-# latencies), break_even.csv (where persistent operations and their
-# blocking forms were measured), plots/ (PNG and PDF; the verdict map,
+# latencies), plan.csv (where two-level tests were made: what more runs or
+# rounds would give, plan_repetitions), break_even.csv (where persistent operations and their
+# blocking forms were measured), plots/ (PNG, and PDF with --pdf: every
+# kind drawn in one pass, plots/render_plots.R; the verdict map,
 # plots/verdict-map.png, opens the report) and
 # report.md / report.html; with --baseline also regressions.csv and its
 # plots (analyze/output/regression_report.R); for the results history
@@ -18,8 +21,9 @@
 # The columns of tests.csv and violations.csv, in order.
 csv_columns <- function(tt, params) {
   c("guideline_no", "set", "tag", "guideline", "relation", "statistic", "method", params, "a_params", "b_params",
-    "runs_a", "runs_b", "pairs",
-    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower",
+    "runs_a", "runs_b", "pairs", "df",
+    "median_a_us", "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_reverse", "p_adjusted",
+    "var_launch", "var_round", "launch_share", "slower",
     "violated", "decision", "decided_round", "look_decisions", "p_look", "ci_level_look", "group",
     intersect(c("overview_plot", "focus_plot"), names(tt)))
 }
@@ -47,51 +51,39 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_csv(summary[, !"guideline_no"], file.path(dir, "summary.csv"))
   closest <- closest_calls(tt, result$p_thres, result$v_thres)
   tuning <- tuning_tables(result, tt)
-  overview <- focus <- close_plots <- overlap_plots <- heatmaps <- verdict <- layout_plots <- data.table()
   graphs <- if (is.null(result$graphs)) data.table() else result$graphs
   if (nrow(graphs)) write_csv(graphs[, GRAPH_DESCRIPTION_COLUMNS, with = FALSE], file.path(dir, "graphs.csv"))
   settings$left_out <- 0L
+  progress("writing the tables and drawing the plots of ", nrow(tt), " tests")
+  drawn <- list()
   if (isTRUE(settings$plots)) {
-    vt <- violation_table(tt)
-    groups <- unique(vt[order(-ratio), .(guideline_no, group)])
-    calls <- closest_call_plots(tt, closest)
-    limit <- if (is.null(settings$max_plots)) Inf else settings$max_plots
-    settings$left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
-    groups <- head(groups, limit)
-    setorder(groups, guideline_no, group)
-    overview <- render_plots(overview_data(tt, groups, shown), overview_plot, dir)
-    # A computed side (GL16) has no raw times of its own to box.
-    chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
-    setorder(chosen, guideline_no, group, test)
-    focus <- render_plots(focus_data(result, chosen), focus_plot, dir)
-    calls <- head(calls, limit)
-    setorder(calls, guideline_no, group)
-    close_plots <- render_plots(overview_data(tt, calls, shown, closest = TRUE), overview_plot, dir)
-    for (o in list(overview, close_plots)) {
+    planned <- analysis_plot_sets(result, tt, summary, closest, settings)
+    settings$left_out <- planned$left_out
+    drawn <- render_plot_sets(planned$sets, dir, plot_formats(settings$pdf))
+    for (o in drawn[c("overview", "closest")]) {
       if (nrow(o)) tt[o, on = c("guideline_no", "group"), overview_plot := i.png]
     }
-    heatmaps <- render_plots(graph_volume_data(graphs), graph_heatmap, dir, width = 6, height = 5)
-    if (nrow(focus)) tt[focus, on = c("guideline_no", "test"), focus_plot := i.png]
+    if (nrow(drawn$focus)) tt[drawn$focus, on = c("guideline_no", "test"), focus_plot := i.png]
     if ("overview_plot" %in% names(tt)) closest[tt, on = c("guideline_no", "test"), overview_plot := i.overview_plot]
-    overlap_plots <- render_plots(overlap_plot_data(result$overlap, result$registry$operations, params),
-                                  overlap_plot, dir, height = 6)
-    layout_plots <- render_plots(characterization_plot_data(result$characterization %||% data.table(), params,
-                                                            result$registry$layouts),
-                                 characterization_plot, dir, height = 6)
-    verdict <- render_verdict_map(verdict_map_data(summary, result$p_thres), dir)
   }
+  none <- data.table()
   cols <- csv_columns(tt, params)
   write_csv(tt[, cols, with = FALSE], file.path(dir, "tests.csv"))
   write_csv(violation_table(tt)[, cols, with = FALSE], file.path(dir, "violations.csv"))
   write_csv(closest[, c(intersect(cols, names(closest)), "short_of"), with = FALSE], file.path(dir, "closest.csv"))
-  write_csv(tuning$heal, file.path(dir, "heal.csv"))
-  write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
-  write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  if (length(result$param_sets) > 1L) {   # one set heals nothing: no empty files
+    write_csv(tuning$heal, file.path(dir, "heal.csv"))
+    write_csv(tuning$sets, file.path(dir, "heal_sets.csv"))
+    write_csv(tuning$comparison, file.path(dir, "set_comparison.csv"))
+  }
   if (nrow(result$overlap)) {
     write_csv(result$overlap[, !c("cell", "pure_cell")], file.path(dir, "overlap.csv"))
     sets <- overlap_sets(result$overlap, result$registry$operations, result$reference_set)
     if (nrow(sets)) write_csv(sets, file.path(dir, "overlap_sets.csv"))
   }
+  plan <- result$plan <- plan_repetitions(tt, result$costs, result$hold_ratio %||% result$v_thres,
+                                          result$ci_level %||% 0.95)
+  if (nrow(plan)) write_csv(plan, file.path(dir, "plan.csv"))
   pt <- result$percentile_rows <- percentile_table(result)   # the report's tail section reads them too
   if (nrow(pt)) write_csv(pt, file.path(dir, "percentiles.csv"))
   be <- break_even_table(result)
@@ -102,21 +94,59 @@ write_analysis <- function(result, settings, warnings, dir) {
   write_text_file(warnings, file.path(dir, "warnings.txt"))
   if (!is.null(settings$history)) history_written()   # the history (--history) reads its tables
   history <- history_fragment(settings, dir)
-  regression_plots <- write_regression(result$regression, settings, dir, params)
-  arrival_plots <- write_arrival(result, settings, dir)
-  plots <- list(overview = overview, focus = focus, closest = close_plots, overlap = overlap_plots,
-                heatmaps = heatmaps, verdict = verdict,
-                characterization = layout_plots, arrival = arrival_plots)
+  write_regression(result$regression, dir)
+  write_arrival(result, dir)
+  regression_plots <- if (is.null(result$regression)) NULL else drawn$regression %||% none
+  plots <- list(overview = drawn$overview %||% none, focus = drawn$focus %||% none,
+                closest = drawn$closest %||% none, overlap = drawn$overlap %||% none,
+                heatmaps = drawn$heatmaps %||% none, verdict = drawn$verdict %||% none,
+                characterization = drawn$characterization %||% none, arrival = drawn$arrival %||% none)
+  progress("writing the report")
   blocks <- build_report(result, tt, summary, plots, warnings, settings, closest, tuning)
   blocks <- with_regression_blocks(blocks, regression_blocks(result$regression, regression_plots, shown, settings))
   blocks <- with_history_blocks(blocks, history_blocks(history))
   write_text_file(to_markdown(blocks), file.path(dir, "report.md"))
   write_text_file(to_html(blocks, "nbhbench analysis", dir), file.path(dir, "report.html"))
   history_written()
-  list(tests = tt, summary = summary, overview = overview, focus = focus, closest = closest,
-       closest_plots = close_plots, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
+  list(tests = tt, summary = summary, overview = plots$overview, focus = plots$focus, closest = closest,
+       closest_plots = plots$closest, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
        regression = result$regression$table, regression_plots = regression_plots,
        history_changes = history_change_lines(history), history_refused = history_refusal(history))
+}
+
+# Every plot of the analysis (plots/render_plot_sets), as list(sets, left_out):
+# sets, a named list of plot_set, every kind in one pass, the focus plots
+# (the slowest to draw) first; left_out, how many --max-plots left out.
+analysis_plot_sets <- function(result, tt, summary, closest, settings) {
+  params <- result$params$name
+  shown <- result$shown_params %||% params
+  vt <- violation_table(tt)
+  groups <- unique(vt[order(-ratio), .(guideline_no, group)])
+  calls <- closest_call_plots(tt, closest)
+  limit <- if (is.null(settings$max_plots)) Inf else settings$max_plots
+  left_out <- max(nrow(groups) - limit, 0) + max(nrow(vt) - limit, 0) + max(nrow(calls) - limit, 0)
+  groups <- head(groups, limit)
+  setorder(groups, guideline_no, group)
+  # A computed side (GL16) has no raw times of its own to box.
+  chosen <- head(vt[computed == FALSE][order(-ratio)], limit)
+  setorder(chosen, guideline_no, group, test)
+  calls <- head(calls, limit)
+  setorder(calls, guideline_no, group)
+  graphs <- if (is.null(result$graphs)) data.table() else result$graphs
+  sets <- list(
+    focus = plot_set(focus_data(result, chosen), focus_plot),
+    overview = plot_set(overview_data(tt, groups, shown), overview_plot),
+    closest = plot_set(overview_data(tt, calls, shown, closest = TRUE), overview_plot),
+    heatmaps = plot_set(graph_volume_data(graphs), graph_heatmap, width = 6, height = 5),
+    overlap = plot_set(overlap_plot_data(result$overlap, result$registry$operations, params), overlap_plot,
+                       height = 6),
+    characterization = plot_set(characterization_plot_data(result$characterization %||% data.table(), params,
+                                                            result$registry$layouts),
+                                characterization_plot, height = 6),
+    verdict = verdict_map_set(verdict_map_data(summary, result$p_thres)),
+    regression = regression_plot_set(result$regression, params),
+    arrival = arrival_plot_set(result, settings))
+  list(sets = Filter(Negate(is.null), sets), left_out = left_out)
 }
 
 # The tables of a tuning study: heal (heal_table), sets (heal_summary) and

@@ -94,7 +94,7 @@ exp_of_run_id <- function(archives, frame, runs) {
 # no run has rounds: run_units are the units then, made where needed.
 round_units <- function(rounds, medians, runs, frame, cell_fn) {
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
-  if (!length(with_rounds)) return(NULL)
+  if (!length(with_rounds) || !nrow(medians)) return(NULL)   # none: the caller says why
   # The runs' vectors joined, and their cells found per archive (a table per
   # run cost 1 ms each).
   have <- which(vapply(rounds, function(r) length(r$id) > 0L, TRUE))

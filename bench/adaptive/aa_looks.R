@@ -8,11 +8,14 @@
 # over all looks, to be at most p_thres. The tests are the project's exact
 # rank tests without ties, their null distributions exact (psignrank,
 # pwilcox), so the p-values have the tests' discreteness:
-#   paired rounds   signed-rank over runs x blocks units (the default)
+#   two-level       the default (launch_test.R): each run's mean of its
+#                   rounds, a t test over the runs, with a launch effect as
+#                   large as the rounds' noise (sd 1 each)
+#   paired rounds   signed-rank over runs x blocks units (method rounds)
 #   paired runs     signed-rank over the runs (blocks = 1: p >= 2^-runs)
 #   unpaired        rank-sum of the two sides' run medians (method
 #                   unpaired/study; 10 runs a side: p >= 1 / C(20, 10))
-# and, for "holds", the same paired test at a true ratio equal to the hold
+# and, for "holds", the two-level test and the pooled one at a true ratio equal to the hold
 # ratio (its upper confidence bound below the hold ratio: the signed-rank
 # test of the shifted units rejecting at the look's one-sided level), to be
 # at most (1 - ci_level) / 2.
@@ -42,6 +45,22 @@ row_ranks <- function(x) {
 signed_rank_p <- function(d) {
   v <- rowSums(row_ranks(abs(d)) * (d > 0))
   psignrank(v - 1, ncol(d), lower.tail = FALSE)
+}
+
+# One-sided p of the two-level test: D's columns are RUNS runs of BLOCKS
+# rounds each (run by run); each run's mean, a t test over them.
+two_level_p <- function(d, runs, blocks) {
+  e <- matrix(0, nrow(d), runs)
+  for (r in seq_len(runs)) e[, r] <- rowMeans(d[, (r - 1L) * blocks + seq_len(blocks), drop = FALSE])
+  mean <- rowMeans(e)
+  sd <- sqrt(rowSums((e - mean)^2) / (runs - 1L))
+  pt(mean / (sd / sqrt(runs)), runs - 1L, lower.tail = FALSE)
+}
+
+# Units of M tests: RUNS runs of BLOCKS rounds, a launch effect (sd LAUNCH)
+# shared by each run's rounds, the rounds' noise sd 1.
+launched <- function(m, runs, blocks, launch) {
+  matrix(rnorm(m * runs * blocks), m) + matrix(rep(rnorm(m * runs, 0, launch), each = blocks), m, byrow = TRUE)
 }
 
 # One-sided p of the rank-sum test that the rows of A lie right of those of B.
@@ -90,6 +109,10 @@ cat("machine", sprintf("%d cores, load average %s", parallel::detectCores(),
                        paste(strsplit(readLines("/proc/loadavg"), " ")[[1]][1:3], collapse = " ")), "\n")
 for (r in unique(c(rule, SPENDING_RULES))) {
   nominal <- spending_bounds(t, p_thres, r)$p
+  units <- nested(function(m) launched(m, max(runs), blocks, 1))
+  rate <- crossing_rate(nominal, function(k, m) two_level_p(units(k, m, runs[k] * blocks), runs[k], blocks))
+  report(paste0("two_level_", r), sprintf("two-level, %d runs x %d rounds, launch sd = round sd, at looks after %s runs",
+                                          max(runs), blocks, paste(runs, collapse = ", ")), nominal, rate, p_thres)
   units <- nested(function(m) matrix(rnorm(m * max(runs) * blocks), m))
   rate <- crossing_rate(nominal, function(k, m) signed_rank_p(units(k, m, runs[k] * blocks)))
   report(paste0("paired_rounds_", r), sprintf("paired, %d runs x %d rounds at looks after %s runs", max(runs), blocks,
@@ -108,6 +131,10 @@ rate <- crossing_rate(nominal, function(k, m) {
 report("unpaired", sprintf("unpaired run medians, looks after %s runs a side", paste(runs, collapse = ", ")),
        nominal, rate, p_thres)
 hold_nominal <- spending_bounds(t, hold_error, hold_rule)$p
+units <- nested(function(m) launched(m, max(runs), blocks, 1))
+rate <- crossing_rate(hold_nominal, function(k, m) two_level_p(units(k, m, runs[k] * blocks), runs[k], blocks))
+report("false_holds_two_level", sprintf("two-level at a true ratio equal to the hold ratio, launch sd = round sd, %s spending of %g",
+                                        hold_rule, hold_error), hold_nominal, rate, hold_error)
 units <- nested(function(m) matrix(rnorm(m * max(runs) * blocks), m))
 rate <- crossing_rate(hold_nominal, function(k, m) signed_rank_p(units(k, m, runs[k] * blocks)))
 report("false_holds", sprintf("paired at a true ratio equal to the hold ratio, %s spending of %g", hold_rule, hold_error),

@@ -10,25 +10,37 @@ from gen.graphs.matrix import Pattern
 
 def stencil(n, ndim, points):
     """The pattern of a POINTS-point stencil on n^ndim unknowns: 5 (2-D) or 7
-    (3-D) reach the face neighbors, 27 (3-D) every neighbor within one step."""
+    (3-D) reach the face neighbors, 27 (3-D) every neighbor within one step.
+    Made in order, without a sort (10^7 rows in seconds): the offsets in
+    lexicographic order are in ascending order of their column shift, so a
+    row's columns come out ascending; a stencil is symmetric."""
     if points in (5, 7):
         offsets = [o for o in itertools.product((-1, 0, 1), repeat=ndim) if sum(map(abs, o)) <= 1]
     else:
         offsets = list(itertools.product((-1, 0, 1), repeat=ndim))
-    coords = np.indices((n,) * ndim).reshape(ndim, -1)
-    index = np.arange(n ** ndim, dtype=np.int64)
+    size = n ** ndim
     strides = [n ** (ndim - 1 - d) for d in range(ndim)]
-    rows, cols = [], []
-    for offset in offsets:
-        valid = np.ones(index.size, dtype=bool)
-        shift = 0
+    # per dimension: whether a row has a neighbor below (o = -1) and above (o = +1)
+    below, above = [], []
+    for d in range(ndim):
+        coordinate = np.arange(size, dtype=np.int64) // strides[d] % n
+        below.append(coordinate > 0)
+        above.append(coordinate < n - 1)
+        del coordinate
+    valid = np.ones((size, len(offsets)), dtype=bool)
+    shifts = np.empty(len(offsets), dtype=np.int64)
+    for j, offset in enumerate(offsets):
+        shifts[j] = sum(o * strides[d] for d, o in enumerate(offset))
         for d, o in enumerate(offset):
             if o:
-                valid &= (coords[d] + o >= 0) & (coords[d] + o < n)
-                shift += o * strides[d]
-        rows.append(index[valid])
-        cols.append(index[valid] + shift)
-    return Pattern.of(n ** ndim, np.concatenate(rows), np.concatenate(cols))
+                valid[:, j] &= below[d] if o < 0 else above[d]
+    del below, above
+    per_row = valid.sum(axis=1)
+    # the columns of the valid (row, offset) pairs, row by row: row + shift
+    col = (np.arange(size, dtype=np.int64)[:, None] + shifts[None, :])[valid]
+    del valid
+    row = np.repeat(np.arange(size, dtype=np.int64), per_row)
+    return Pattern(size, row, col, symmetric=True)
 
 
 def random_geometric(n, radius, dim, seed):

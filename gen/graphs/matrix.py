@@ -30,6 +30,7 @@ class Pattern:
     n: int
     row: np.ndarray
     col: np.ndarray
+    symmetric: bool = False  # known to equal its transpose (a stencil): A + A^T is A
 
     @classmethod
     def of(cls, n, row, col):
@@ -51,10 +52,13 @@ class Pattern:
 
     def _symmetric_adjacency(self):
         off = self.row != self.col
-        row = np.concatenate([self.row[off], self.col[off]])
-        col = np.concatenate([self.col[off], self.row[off]])
-        keys = distinct(row * self.n + col)
-        row, col = keys // self.n, keys % self.n
+        if self.symmetric:  # its own off-diagonal entries, already sorted by row and column
+            row, col = self.row[off], self.col[off]
+        else:
+            row = np.concatenate([self.row[off], self.col[off]])
+            col = np.concatenate([self.col[off], self.row[off]])
+            keys = distinct(row * self.n + col)
+            row, col = keys // self.n, keys % self.n
         starts = np.zeros(self.n + 1, dtype=np.int64)
         np.cumsum(np.bincount(row, minlength=self.n), out=starts[1:])
         return starts, col

@@ -68,8 +68,8 @@ static void datatype_view(struct run_context *ctx, struct layout_state *s)
  * count elements of type (MPI_PACKED, or the basic type for manual). */
 static void packed_view(struct run_context *ctx, size_t block, MPI_Datatype type, int count)
 {
-    ctx->sendbuf = data_buffer((size_t)ctx->nsend * block);
-    ctx->recvbuf = data_buffer((size_t)ctx->nrecv * block);
+    ctx->sendbuf = data_buffer((size_t)ctx->nsend * block, &ctx->places);
+    ctx->recvbuf = data_buffer((size_t)ctx->nrecv * block, &ctx->places);
     int global_w = ctx->e->op == OP_alltoallw;
     int n = ctx->nsend > ctx->nrecv ? ctx->nsend : ctx->nrecv;
     ctx->block = block;
@@ -95,9 +95,9 @@ static size_t packed_size(struct run_context *ctx, const struct layout_state *s)
     MPI_Pack_size(d->count, d->type, ctx->comm, &bound);
     char *scratch = malloc((size_t)bound + 1);
     /* slot 0's place: the receive buffer, or one block's worth without slots */
-    char *spare = ctx->nrecv ? NULL : data_buffer(geometry_buffer_bytes(&s->g, 1));
+    char *spare = ctx->nrecv ? NULL : data_buffer(geometry_buffer_bytes(&s->g, 1), &ctx->places);
     MPI_Pack((spare ? spare : s->recv) + d->displacement, d->count, d->type, scratch, bound, &position, ctx->comm);
-    free(spare);
+    data_buffer_free(spare);
     free(scratch);
     return (size_t)position;
 }
@@ -111,8 +111,8 @@ void layout_buffers_prepare(struct run_context *ctx)
     s->basic = datatype_mpi(e->datatype);
     s->send_bytes = geometry_buffer_bytes(&s->g, ctx->nsend);
     s->recv_bytes = geometry_buffer_bytes(&s->g, ctx->nrecv);
-    s->send = data_buffer(s->send_bytes);
-    s->recv = data_buffer(s->recv_bytes);
+    s->send = data_buffer(s->send_bytes, &ctx->places);
+    s->recv = data_buffer(s->recv_bytes, &ctx->places);
     s->sends = calloc((size_t)described(ctx->nsend), sizeof(*s->sends));
     s->recvs = calloc((size_t)described(ctx->nrecv), sizeof(*s->recvs));
     double t0 = MPI_Wtime();
@@ -150,8 +150,8 @@ void layout_buffers_release(struct run_context *ctx)
     for (int k = 0; k < described(ctx->nrecv); k++)
         description_free(&s->recvs[k]);
     if (s->packed) {  /* else they are ctx's buffers, freed with them */
-        free(s->send);
-        free(s->recv);
+        data_buffer_free(s->send);
+        data_buffer_free(s->recv);
     }
     free(s->sends);
     free(s->recvs);

@@ -1,7 +1,12 @@
 #include "datatypes/packing.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "datatypes/layout_buffers.h"
 
@@ -163,6 +168,167 @@ MICRO_TILE(uint16_t, LINE_BYTES / 2)
 MICRO_TILE(uint32_t, LINE_BYTES / 4)
 MICRO_TILE(uint64_t, LINE_BYTES / 8)
 
+/* The tiles of the transposing copy (transposed_T), from the caches the
+ * machine reports (sysconf; 32 KiB and 512 KiB with lines of 64 B where it
+ * reports none): a square of `side` elements whose rows, padded by one
+ * cache line (`pad` elements), fill at most half the L1 data cache, side a
+ * power of two and at least a line's worth; and `group`, the side of the
+ * squares of tiles done together, a power-of-two multiple of side whose
+ * two squares (both sides' data) fit the L2 cache: its rows on each side
+ * (one page each, at a matrix's row stride) stay within the TLB's reach
+ * as well. The padding puts a column's elements in different cache sets:
+ * rows a power-of-two number of bytes apart would all map onto one. */
+struct transpose_tile {
+    long side, pad, group;
+};
+
+static struct transpose_tile transpose_tile(size_t element)
+{
+    long l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE), l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+    l1 = l1 > 0 ? l1 : 32768;
+    l2 = l2 > 0 ? l2 : 524288;
+    line = line > 0 ? line : LINE_BYTES;
+    struct transpose_tile t = {line / (long)element, line / (long)element, 0};
+    if (t.side < 1)
+        t.side = t.pad = 1;
+    while ((2 * t.side) * (2 * t.side + t.pad) * (long)element <= l1 / 2)
+        t.side *= 2;
+    t.group = t.side;
+    while (2 * (2 * t.group) * (2 * t.group) * (long)element <= l2)
+        t.group *= 2;
+    return t;
+}
+
+void packing_transpose_tile(size_t element, long *side, long *pad, long *group)
+{
+    struct transpose_tile t = transpose_tile(element);
+    *side = t.side, *pad = t.pad, *group = t.group;
+}
+
+/* The scratch square of a transposing copy: S[o * row + i] holds packed
+ * element (oo + o, ii + i) of the tile. */
+struct scratch_tile {
+    long ko, ki, row;
+};
+
+/* Moves a tile between the scratch square and the layout's rows (layout
+ * element (o, i) at l[i * si + o]): to the layout (scatter), or from it.
+ * T is the element type; with SSE2, doubles move in 2 x 2 squares (two
+ * loads, two shuffles, two stores for four elements), the rest one by one. */
+#define SCRATCH_MOVES(T)                                                                                      \
+    static void scatter_##T(const T *S, struct scratch_tile t, T *l, size_t si)                              \
+    {                                                                                                         \
+        long i = 0;                                                                                           \
+        SCATTER_PAIRS_##T                                                                                     \
+        for (; i < t.ki; i++)                                                                                 \
+            for (long o = 0; o < t.ko; o++)                                                                   \
+                l[(size_t)i * si + (size_t)o] = S[o * t.row + i];                                             \
+    }                                                                                                         \
+    static void gather_##T(T *S, struct scratch_tile t, const T *l, size_t si)                               \
+    {                                                                                                         \
+        long i = 0;                                                                                           \
+        GATHER_PAIRS_##T                                                                                      \
+        for (; i < t.ki; i++)                                                                                 \
+            for (long o = 0; o < t.ko; o++)                                                                   \
+                S[o * t.row + i] = l[(size_t)i * si + (size_t)o];                                             \
+    }
+
+#ifdef __SSE2__
+/* Rows i and i + 1 of the layout from scratch columns i and i + 1, two
+ * elements of o at a time (S's rows are 16-byte aligned and i even). */
+#define SCATTER_PAIRS_uint64_t                                                                                \
+    for (; i + 1 < t.ki; i += 2) {                                                                            \
+        double *l0 = (double *)(l + (size_t)i * si), *l1 = (double *)(l + (size_t)(i + 1) * si);              \
+        long o = 0;                                                                                           \
+        for (; o + 1 < t.ko; o += 2) {                                                                        \
+            __m128d a = _mm_load_pd((const double *)(S + o * t.row + i));                                     \
+            __m128d b = _mm_load_pd((const double *)(S + (o + 1) * t.row + i));                               \
+            _mm_storeu_pd(l0 + o, _mm_unpacklo_pd(a, b));                                                     \
+            _mm_storeu_pd(l1 + o, _mm_unpackhi_pd(a, b));                                                     \
+        }                                                                                                     \
+        for (; o < t.ko; o++) {                                                                               \
+            ((uint64_t *)l0)[o] = S[o * t.row + i];                                                                \
+            ((uint64_t *)l1)[o] = S[o * t.row + i + 1];                                                              \
+        }                                                                                                     \
+    }
+#define GATHER_PAIRS_uint64_t                                                                                 \
+    for (; i + 1 < t.ki; i += 2) {                                                                            \
+        const double *l0 = (const double *)(l + (size_t)i * si), *l1 = (const double *)(l + (size_t)(i + 1) * si); \
+        long o = 0;                                                                                           \
+        for (; o + 1 < t.ko; o += 2) {                                                                        \
+            __m128d a = _mm_loadu_pd(l0 + o), b = _mm_loadu_pd(l1 + o);                                       \
+            _mm_store_pd((double *)(S + o * t.row + i), _mm_unpacklo_pd(a, b));                               \
+            _mm_store_pd((double *)(S + (o + 1) * t.row + i), _mm_unpackhi_pd(a, b));                         \
+        }                                                                                                     \
+        for (; o < t.ko; o++) {                                                                               \
+            S[o * t.row + i] = ((const uint64_t *)l0)[o];                                                          \
+            S[o * t.row + i + 1] = ((const uint64_t *)l1)[o];                                                        \
+        }                                                                                                     \
+    }
+#else
+#define SCATTER_PAIRS_uint64_t
+#define GATHER_PAIRS_uint64_t
+#endif
+#define SCATTER_PAIRS_uint8_t
+#define GATHER_PAIRS_uint8_t
+#define SCATTER_PAIRS_uint16_t
+#define GATHER_PAIRS_uint16_t
+#define SCATTER_PAIRS_uint32_t
+#define GATHER_PAIRS_uint32_t
+SCRATCH_MOVES(uint8_t)
+SCRATCH_MOVES(uint16_t)
+SCRATCH_MOVES(uint32_t)
+SCRATCH_MOVES(uint64_t)
+
+/* Two levels of single elements where the layout side runs along the
+ * outer one (so = one element: a transposed block, the transpose's
+ * receive): in tiles of side x side elements, each copied through a
+ * scratch square with padded rows (transpose_tile) that stays in the L1
+ * cache. The packed side is moved by rows of the tile (contiguous runs of
+ * `side` elements, memcpy), the layout side by its own rows, which are
+ * contiguous runs too; the layout's rows are the outer loop, so that each
+ * of a tile's `side` rows is walked from end to end, one run after the
+ * other (the hardware prefetcher follows them, and a written line is
+ * written whole). T is the element type. */
+#define TRANSPOSED(T)                                                                                         \
+    static void transposed_##T(const struct tile *t)                                                          \
+    {                                                                                                         \
+        static T *scratch;                                                                                    \
+        static struct transpose_tile tile;                                                                    \
+        if (!scratch) {                                                                                       \
+            tile = transpose_tile(sizeof(T));                                                                 \
+            scratch = aligned_alloc(LINE_BYTES, (size_t)(tile.side * (tile.side + tile.pad)) * sizeof(T));    \
+        }                                                                                                     \
+        long side = tile.side, row = tile.side + tile.pad, group = tile.group;                                \
+        T *layout = (T *)t->layout, *packed = (T *)t->packed;                                                 \
+        size_t si = t->si / sizeof(T), ni = (size_t)t->ni;                                                    \
+        for (long go = 0; go < t->no; go += group)                                                            \
+            for (long gi = 0; gi < t->ni; gi += group) {                                                      \
+                long eo = go + group < t->no ? go + group : t->no, ei = gi + group < t->ni ? gi + group : t->ni; \
+                for (long ii = gi; ii < ei; ii += side) {                                                     \
+                    long ki = ii + side < ei ? side : ei - ii;                                                \
+                    for (long oo = go; oo < eo; oo += side) {                                                 \
+                        struct scratch_tile s = {oo + side < eo ? side : eo - oo, ki, row};                   \
+                        T *p = packed + (size_t)oo * ni + (size_t)ii, *l = layout + (size_t)ii * si + (size_t)oo; \
+                        if (t->gather) {                                                                      \
+                            gather_##T(scratch, s, l, si);                                                    \
+                            for (long o = 0; o < s.ko; o++)                                                   \
+                                memcpy(p + (size_t)o * ni, scratch + o * row, sizeof(T) * (size_t)ki);        \
+                        } else {                                                                              \
+                            for (long o = 0; o < s.ko; o++)                                                   \
+                                memcpy(scratch + o * row, p + (size_t)o * ni, sizeof(T) * (size_t)ki);        \
+                            scatter_##T(scratch, s, l, si);                                                   \
+                        }                                                                                     \
+                    }                                                                                         \
+                }                                                                                             \
+            }                                                                                                 \
+    }
+TRANSPOSED(uint8_t)
+TRANSPOSED(uint16_t)
+TRANSPOSED(uint32_t)
+TRANSPOSED(uint64_t)
+
 /* Any other element length, one element at a time. */
 static void micro_generic(const struct tile *t, long o0, long ko, long i0, long ki)
 {
@@ -182,6 +348,12 @@ static size_t tiled_inner(const struct run_box *b, size_t at, char *layout, char
     long k = 1;
     if ((n == 1 || n == 2 || n == 4 || n == 8) && t.so % n == 0 && t.si % n == 0 &&
         (uintptr_t)t.layout % n == 0 && (uintptr_t)t.packed % n == 0) {
+        if (t.so == n) {  /* the layout runs along o: a transposed block */
+            void (*transposed)(const struct tile *) = n == 8 ? transposed_uint64_t : n == 4 ? transposed_uint32_t
+                                                      : n == 2 ? transposed_uint16_t : transposed_uint8_t;
+            transposed(&t);
+            return (size_t)t.no * (size_t)t.ni * t.length;
+        }
         micro = n == 8 ? micro_uint64_t : n == 4 ? micro_uint32_t : n == 2 ? micro_uint16_t : micro_uint8_t;
         k = LINE_BYTES / (long)n;
     }

@@ -17,12 +17,20 @@ void packing_unpack(struct run_context *ctx);
 
 /* The copy loops, also for make bench: the runs of box between a layout's
  * buffer and contiguous packed bytes; gather 1 packs, 0 unpacks; tiled
- * walks two innermost levels of single elements in micro tiles of a cache
- * line each way, in blocks of NBH_PACK_BLOCK x NBH_PACK_BLOCK elements,
- * prefetching the layout's lines NBH_PACK_PREFETCH steps ahead (packing.c). */
+ * walks two innermost levels of single elements cache-blocked: where the
+ * layout runs along the outer level (a transposed block: the transpose's
+ * receive) through a padded scratch tile sized to the L1 cache, in groups
+ * of tiles sized to the L2 cache (packing_transpose_tile); otherwise in
+ * micro tiles of a cache line each way, in blocks of NBH_PACK_BLOCK x
+ * NBH_PACK_BLOCK elements, prefetching the layout's lines
+ * NBH_PACK_PREFETCH steps ahead (packing.c). */
 #define NBH_PACK_BLOCK 512
 #define NBH_PACK_PREFETCH 64
 struct run_box;
 void copy_box(const struct run_box *box, char *layout, char *packed, int gather, int tiled);
+/* The transposing copy's tile for elements of `element` bytes, from the
+ * caches this machine reports: its side and row padding, and the side of
+ * the groups of tiles done together, in elements. */
+void packing_transpose_tile(size_t element, long *side, long *pad, long *group);
 
 #endif

@@ -38,8 +38,8 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
     ctx->recv_offsets = block_offsets(recv_entries, nrecv, ctx->block);
     int plain = layout_is_plain(&e->layout);
     if (plain) {  /* else the layout's own (layout_buffers.c) */
-        ctx->sendbuf = data_buffer(ctx->send_offsets[nsend]);
-        ctx->recvbuf = data_buffer(ctx->recv_offsets[nrecv]);
+        ctx->sendbuf = data_buffer(ctx->send_offsets[nsend], &ctx->places);
+        ctx->recvbuf = data_buffer(ctx->recv_offsets[nrecv], &ctx->places);
     }
     ctx->sendcounts = zeroed((size_t)n, sizeof(int));
     ctx->recvcounts = zeroed((size_t)n, sizeof(int));
@@ -81,7 +81,9 @@ void buffers_prepare(struct run_context *ctx, int nsend, int nrecv, const int *s
 void buffers_release(struct run_context *ctx)
 {
     layout_buffers_release(ctx);
-    void *owned[] = {ctx->sendbuf, ctx->recvbuf, ctx->sendcounts, ctx->recvcounts, ctx->sdispls,
+    data_buffer_free(ctx->sendbuf);
+    data_buffer_free(ctx->recvbuf);
+    void *owned[] = {ctx->sendcounts, ctx->recvcounts, ctx->sdispls,
                      ctx->rdispls, ctx->sdispls_bytes, ctx->rdispls_bytes, ctx->sendtypes,
                      ctx->recvtypes, ctx->requests, ctx->block_names, ctx->block_sent, ctx->slot_senders,
                      ctx->slot_names, ctx->send_offsets, ctx->recv_offsets};

@@ -1,29 +1,42 @@
 /* sync = clock: repetitions start in windows of a global clock, as
- * ReproMPI's window synchronisation and SKaMPI do. Before the experiment
- * every process estimates rank 0's clock (clock_model.c) and the operation
+ * ReproMPI's window synchronisation with its HCA clocks and SKaMPI do.
+ * The run's first clock-started experiment estimates every process's
+ * model of rank 0's clock (clock_model.c: 8 fitpoints); later experiments
+ * use the model as it stands, kept up to date: before each batch rank 0
+ * tells every process, with the batch's first window, whether some
+ * model's error bound would grow past its limit before the batch ends,
+ * and then every process takes one new fitpoint first
+ * (resynchronisation). Before an experiment's first round the operation
  * is timed as it will run (with its busy work and arrival pattern, after
  * the barrier: one warm-up, then WINDOW_REPS repetitions, each the slowest
  * process's time); the window is WINDOW_FACTOR times their median plus
- * WINDOW_SLACK, the same on every process. The repetitions run in batches
- * of BATCH_SECONDS of windows (BATCH_MIN to BATCH_MAX repetitions): before
- * each, rank 0 names the first window, LEAD plus LEAD_WINDOWS windows
- * ahead; repetition k starts when the
- * global clock reaches first + k x window. A process that finds the clock
- * already there was still busy with the repetition before (or was not
- * scheduled): it marks the repetition late, which makes it invalid; a
- * process held up for many windows makes the rest of its batch late while
- * it catches up, which is why batches are short. Until its start a
- * process spins, or yields between looks on a host with more processes
- * than cores (clock_wait_until). The window is timed in an experiment's
- * first round; its later rounds start with the window the round before
- * ended with (kept per experiment id for the run). After the repetitions
- * the start skew is measured anew, independently of the model
- * (start_skew.h), and that fresh fitpoint is the next estimate's latest.
- * What the preparation costs (prepare_seconds) is counted from the
- * barrier that brings every process to it, so that a process waiting for
- * the others to finish what came before does not count as the clock's
- * cost (with the barrier start the first repetition's barrier absorbs
- * that wait). */
+ * WINDOW_SLACK, the same on every process, and later rounds start with
+ * the window the round before ended with (kept per experiment id for the
+ * run). The repetitions run in batches of BATCH_SECONDS of windows
+ * (BATCH_MIN to BATCH_MAX repetitions): before each, rank 0 names the
+ * first window, LEAD plus LEAD_WINDOWS windows ahead; repetition k starts
+ * when the global clock reaches first + k x window. A process that finds
+ * the clock already there was still busy with the repetition before (or
+ * was not scheduled); one whose wait ended after the next window had
+ * begun (and later than its model's error bound, below which lateness
+ * cannot be told) was held up while it waited (preempted while it spun,
+ * or on a host with more processes than cores not given a core back in
+ * time): it started when the next repetition should have, and the
+ * lateness is in the time measured. Either marks the
+ * repetition late, which makes it invalid; a process held up for many
+ * windows makes the rest of its batch late while it catches up, which is
+ * why batches are short. Until its start a process spins, or yields
+ * between looks on a host with more processes than cores
+ * (clock_wait_until). The start skew is measured after the run's round,
+ * independently of the models (start_skew.h). What the preparation costs
+ * (prepare_seconds: the first estimate, the window's timing and the
+ * resynchronisations) is counted from the barrier before the first
+ * estimate, so that a process waiting for the others to finish what came
+ * before does not count as the clock's cost. With `each`
+ * (--sync-each-experiment, for make bench's comparison) it is the kernel
+ * before issue 37: a barrier and the model refitted before every
+ * experiment round, the skew measured after each, no resynchronisation
+ * between. */
 #include <stdlib.h>
 
 #include "arrival.h"
@@ -98,11 +111,15 @@ static struct kept *kept_window(long id)
 static void prepare(struct sync_run *s, struct run_context *ctx, const struct setup *op,
                     const struct arrival_plan *arrival)
 {
-    dissemination_barrier(s->base);
+    static int estimated;  /* the same on every process */
+    if (!estimated || s->each)
+        dissemination_barrier(s->base);
+    estimated = 1;
     double t0 = local_clock_now();
     s->yield = clock_host_oversubscribed(s->base);
     clock_model_estimate(s->base, &s->model);
     local_clock_distort(&s->model);
+    s->audit_id = ctx->e->id;
     local_clock_audit(s->base, &s->model, ctx->e->id, "estimate");
     const struct kept *k = kept_window(ctx->e->id);
     s->window = k ? k->window : WINDOW_FACTOR * first_measurement(ctx, op, arrival) + WINDOW_SLACK;
@@ -111,14 +128,32 @@ static void prepare(struct sync_run *s, struct run_context *ctx, const struct se
     set_batch(s);
 }
 
-static void begin(struct sync_run *s)
+/* Rank 0 names the batch's first window, and says whether the processes
+ * resynchronise first (then it names the window after that). */
+static void begin(struct sync_run *s, long n)
 {
     int rank;
     MPI_Comm_rank(s->base, &rank);
     int first_batch = s->first < 0;
-    if (rank == 0)
-        s->first = now(s) + LEAD + LEAD_WINDOWS * s->window;
-    MPI_Bcast(&s->first, 1, MPI_DOUBLE, 0, s->base);
+    double named[2] = {0, 0};  /* the first window; whether to resynchronise first */
+    if (rank == 0) {
+        double t = now(s), lead = LEAD + LEAD_WINDOWS * s->window;
+        named[0] = t + lead;
+        named[1] = !s->each && clock_model_due(t + lead + (double)n * s->window);
+    }
+    MPI_Bcast(named, 2, MPI_DOUBLE, 0, s->base);
+    if (named[1]) {
+        double t0 = local_clock_now();
+        clock_model_resync(s->base, &s->model);
+        local_clock_distort(&s->model);
+        local_clock_audit(s->base, &s->model, s->audit_id, "resync");
+        if (rank == 0)
+            named[0] = now(s) + LEAD + LEAD_WINDOWS * s->window;
+        MPI_Bcast(named, 1, MPI_DOUBLE, 0, s->base);
+        s->prepare_seconds += local_clock_now() - t0;
+    }
+    s->first = named[0];
+    start_skew_reserve(s, n);
     if (first_batch) {
         /* rank 0's clock minus this process's at the first window */
         double local = s->first - s->model.offset;
@@ -130,10 +165,13 @@ static double start(struct sync_run *s, long k)
 {
     double target = s->first + (double)k * s->window;
     local_clock_stall(k);
-    double t = now(s);
-    s->late = t >= target;
-    s->lateness = clock_wait_until(&s->model, target, s->yield) - target;
-    start_skew_record(s, local_clock_now());
+    int arrived_late = now(s) >= target;
+    double local, seen = clock_wait_until(&s->model, target, s->yield, &local);
+    double resolution = clock_bound_at(&s->model, local);
+    double tolerance = s->window > resolution ? s->window : resolution;
+    s->lateness = seen - target;
+    s->late = arrived_late ? SYNC_BEHIND : s->lateness > tolerance ? SYNC_HELD : 0;
+    start_skew_record(s, local);
     return target;
 }
 
@@ -152,7 +190,6 @@ static void widen(struct sync_run *s)
 static void finish(struct sync_run *s, struct run_context *ctx)
 {
     local_clock_audit(s->base, &s->model, ctx->e->id, "end");
-    start_skew_measure(s);
     struct kept *k = kept_window(ctx->e->id);
     if (!k) {
         kept = realloc(kept, sizeof(*kept) * (size_t)(nkept + 1));

@@ -27,9 +27,22 @@ void clock_model_fit(const struct fitpoint *points, int n, struct clock_model *m
         stt += w[i] * (points[i].local - mean_t) * (points[i].local - mean_t);
         sto += w[i] * (points[i].local - mean_t) * (points[i].offset - mean_offset);
     }
-    /* the prior: drift ~ N(0, CLOCK_DRIFT_PRIOR^2) */
+    /* the prior: drift ~ N(0, CLOCK_DRIFT_PRIOR^2); the posterior's precision is the prior's plus the points' */
     double prior = 1 / (CLOCK_DRIFT_PRIOR * CLOCK_DRIFT_PRIOR);
-    *m = (struct clock_model){.at = mean_t, .offset = mean_offset, .drift = sto / (stt + prior), .bound = bound};
+    double latest = points[0].local;
+    for (int i = 1; i < n; i++)
+        latest = points[i].local > latest ? points[i].local : latest;
+    *m = (struct clock_model){.at = mean_t, .offset = mean_offset, .drift = sto / (stt + prior), .bound = bound,
+                              .drift_sd = 1 / sqrt(stt + prior), .latest = latest};
+}
+
+double clock_resync_due(const struct clock_model *m)
+{
+    if (m->drift_sd <= 0)
+        return INFINITY;
+    double then = clock_bound_at(m, m->latest);
+    double growth = then > CLOCK_RESYNC_FLOOR ? then : CLOCK_RESYNC_FLOOR;
+    return clock_global(m, m->latest) + growth / m->drift_sd;
 }
 
 /* The run's fitpoints of this process, oldest first overwritten. */
@@ -76,7 +89,12 @@ struct fitpoint clock_model_fitpoint(MPI_Comm base)
     return (struct fitpoint){local_clock_now(), 0, 0};
 }
 
-void clock_model_remember(MPI_Comm base, const struct fitpoint *f)
+/* Rank 0: the earliest rank-0 time at which some process's model is due
+ * for a resynchronisation; -1 before the run's first estimate. */
+static double due = -1;
+
+/* Adds a fitpoint to this process's history (rank 0 keeps none). */
+static void keep(MPI_Comm base, const struct fitpoint *f)
 {
     int rank;
     MPI_Comm_rank(base, &rank);
@@ -84,45 +102,71 @@ void clock_model_remember(MPI_Comm base, const struct fitpoint *f)
         history[recorded++ % CLOCK_HISTORY] = *f;
 }
 
+/* Collective on base: every process's model refitted to its history, rank
+ * 0 told when the first of them is due. */
+static void refit(MPI_Comm base, struct clock_model *m)
+{
+    int rank;
+    MPI_Comm_rank(base, &rank);
+    clock_model_history(base, m);
+    double mine = rank == 0 ? INFINITY : clock_resync_due(m);
+    MPI_Reduce(&mine, &due, 1, MPI_DOUBLE, MPI_MIN, 0, base);
+}
+
+void clock_model_remember(MPI_Comm base, const struct fitpoint *f)
+{
+    keep(base, f);
+    struct clock_model m;
+    refit(base, &m);
+}
+
 void clock_model_history(MPI_Comm base, struct clock_model *m)
 {
     int rank;
     MPI_Comm_rank(base, &rank);
-    *m = (struct clock_model){0, 0, 0, 0};
+    *m = (struct clock_model){0, 0, 0, 0, 0, 0};
     if (rank != 0 && recorded > 0)
         clock_model_fit(history, recorded < CLOCK_HISTORY ? recorded : CLOCK_HISTORY, m);
 }
 
-/* Whether the history's latest fitpoint was taken right after the
- * experiment before (set and cleared alike on every process: they run the
- * same experiments). */
-static int latest_is_recent;
-
-void clock_model_recent(int recent)
-{
-    latest_is_recent = recent;
-}
-
 void clock_model_estimate(MPI_Comm base, struct clock_model *m)
 {
-    static int estimates;  /* the same count on every process */
-    int fitpoints = estimates++ ? (latest_is_recent ? 0 : CLOCK_FITPOINTS) : CLOCK_FITPOINTS_FIRST;
-    latest_is_recent = 0;
-    for (int f = 0; f < fitpoints; f++) {
-        struct fitpoint point = clock_model_fitpoint(base);
-        clock_model_remember(base, &point);
+    static int estimated;  /* the same on every process */
+    if (estimated) {
+        clock_model_history(base, m);
+        return;
     }
-    clock_model_history(base, m);
+    estimated = 1;
+    for (int f = 0; f < CLOCK_FITPOINTS_FIRST; f++) {
+        struct fitpoint point = clock_model_fitpoint(base);
+        keep(base, &point);
+    }
+    refit(base, m);
 }
 
-double clock_wait_until(const struct clock_model *m, double target, int yield)
+void clock_model_resync(MPI_Comm base, struct clock_model *m)
 {
-    double t = clock_global(m, local_clock_now());
+    struct fitpoint point = clock_model_fitpoint(base);
+    keep(base, &point);
+    refit(base, m);
+}
+
+int clock_model_due(double t)
+{
+    return due >= 0 && t >= due;
+}
+
+double clock_wait_until(const struct clock_model *m, double target, int yield, double *local)
+{
+    double l = local_clock_now(), t = clock_global(m, l);
     while (t < target) {
         if (yield)
             sched_yield();
-        t = clock_global(m, local_clock_now());
+        local_clock_waiting();
+        l = local_clock_now();
+        t = clock_global(m, l);
     }
+    *local = l;
     return t;
 }
 

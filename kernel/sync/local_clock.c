@@ -15,6 +15,10 @@ void local_clock_stall(long attempt)
     (void)attempt;
 }
 
+void local_clock_waiting(void)
+{
+}
+
 void local_clock_distort(struct clock_model *m)
 {
     (void)m;

@@ -69,28 +69,33 @@ void sync_report(MPI_Comm comm)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &p);
     struct sync_run s;
+    sync_run_init(&s, SYNC_clock, comm, comm);
+    dissemination_barrier(comm);
+    clock_model_estimate(comm, &s.model);
+    /* what a resynchronisation costs, the run's fitpoints spread over a second */
     double cost[ESTIMATES], slowest[ESTIMATES];
     for (int i = 0; i < ESTIMATES; i++) {
-        if (i)
-            pause_for(ESTIMATE_SPACING);
+        pause_for(ESTIMATE_SPACING);
         dissemination_barrier(comm);
         double t0 = local_clock_now();
-        sync_run_init(&s, SYNC_clock, comm, comm);
-        clock_model_estimate(comm, &s.model);
+        clock_model_resync(comm, &s.model);
         cost[i] = local_clock_now() - t0;
     }
     MPI_Reduce(cost, slowest, ESTIMATES, MPI_DOUBLE, MPI_MAX, 0, comm);
     struct clock_model model = s.model;
 
     /* barrier exits, measured */
+    static double barrier_spread[SKEW_STARTS], clock_spread[SKEW_STARTS];
+    double barrier_bound = 0, clock_bound = 0;
     struct sync_run barrier;
     sync_run_init(&barrier, SYNC_barrier, comm, comm);
     barrier.measure = 1;
     for (int i = 0; i < 100; i++)
         dissemination_barrier(comm);
+    barrier.method->begin(&barrier, SKEW_STARTS);
     for (int i = 0; i < SKEW_STARTS; i++)
         barrier.method->start(&barrier, i);
-    start_skew_measure(&barrier);
+    start_skew_spread(comm, barrier.local_starts, SKEW_STARTS, barrier_spread, &barrier_bound);
 
     /* clock starts as the kernel makes them: a process that finds the
      * clock already past its start was held up (a start the kernel repeats) */
@@ -101,13 +106,13 @@ void sync_report(MPI_Comm comm)
     s.yield = clock_host_oversubscribed(comm);
     s.window = REPORT_WINDOW;
     s.first = -1;
-    s.method->begin(&s);
+    s.method->begin(&s, SKEW_STARTS);
     for (int i = 0; i < SKEW_STARTS; i++) {
         s.method->start(&s, i);
         late[i] = s.late;
         lateness[i] = s.lateness;
     }
-    start_skew_measure(&s);
+    start_skew_spread(comm, s.local_starts, SKEW_STARTS, clock_spread, &clock_bound);
     MPI_Reduce(late, any_late, SKEW_STARTS, MPI_INT, MPI_MAX, 0, comm);
     MPI_Reduce(lateness, latest, SKEW_STARTS, MPI_DOUBLE, MPI_MAX, 0, comm);
     double growth = error_growth(comm, &model);
@@ -115,13 +120,13 @@ void sync_report(MPI_Comm comm)
         int valid = 0;
         for (int i = 0; i < SKEW_STARTS; i++)
             if (!any_late[i])
-                measured[valid] = s.spread[i], seen[valid++] = latest[i];
+                measured[valid] = clock_spread[i], seen[valid++] = latest[i];
         double bm, b95, cm, c95, sm, s95, em, e95;
-        quantiles(barrier.spread, SKEW_STARTS, &bm, &b95);
+        quantiles(barrier_spread, SKEW_STARTS, &bm, &b95);
         quantiles(measured, valid, &cm, &c95);
         quantiles(seen, valid, &sm, &s95);
         quantiles(slowest, ESTIMATES, &em, &e95);
-        double resolution = barrier.skew_bound > s.skew_bound ? barrier.skew_bound : s.skew_bound;
+        double resolution = barrier_bound > clock_bound ? barrier_bound : clock_bound;
         printf("processes %d barrier_skew_us median %.3f p95 %.3f clock_skew_us median %.3f p95 %.3f "
                "clock_late_percent %.1f clock_estimate_ms %.3f model_lateness_us median %.3f p95 %.3f "
                "resolution_us %.3f model_error_growth_us_per_s %.3f\n", p, bm * 1e6, b95 * 1e6, cm * 1e6,

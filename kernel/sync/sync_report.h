@@ -13,9 +13,9 @@
  * its window began (the kernel repeats the others: their share is
  * printed), and beside it what the clock's own model saw (the latest
  * lateness, which is near zero by construction); the measurement's
- * resolution; what a later clock estimate costs (slowest process, median
- * of 5, taken 250 ms apart so that the model's history spans a second as
- * a run's would); and how fast the model's error grows: fresh offsets
+ * resolution; what a resynchronisation costs (one fitpoint of every
+ * process: slowest process, median of 5, taken 250 ms apart so that the
+ * model's history spans a second as a run's would); and how fast the model's error grows: fresh offsets
  * over the two seconds after the last estimate, against the model's,
  * the largest slope of any process in us per second. Rank 0 prints one
  * line. */

@@ -27,7 +27,6 @@ void sync_run_init(struct sync_run *s, enum sync sync, MPI_Comm comm, MPI_Comm b
 void sync_run_free(struct sync_run *s)
 {
     free(s->local_starts);
-    free(s->spread);
-    s->local_starts = s->spread = NULL;
+    s->local_starts = NULL;
     s->nstarts = s->starts_capacity = 0;
 }

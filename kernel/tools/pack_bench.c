@@ -3,18 +3,22 @@
  * transpose's blocks and the 3-D halo's faces it times, in GB/s of data,
  * memcpy of the same bytes (the machine's limit), the copy loops (manual),
  * the cache-blocked ones (manual_tiled) and MPI_Pack / MPI_Unpack with the
- * layout's normal description; each the median of 15 repetitions. Prints
- * one line per layout, side and size. */
+ * layout's normal description, side by side: REPS rounds, each one pass of
+ * every way in turn, so that a machine changing speed slows all alike;
+ * each the median over the rounds, and manual_tiled's over memcpy's
+ * (tiled/memcpy). Prints the transposing copy's tile (from the caches the
+ * machine reports), then one line per layout, side and size. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "data_buffers.h"
 #include "datatypes/descriptions.h"
 #include "datatypes/packing.h"
 
-#define REPS 15
+#define REPS 31
 
 static int by_value(const void *a, const void *b)
 {
@@ -61,20 +65,24 @@ static void measure(const char *what, const struct layout_geometry *g, enum side
     describe(g, MPI_DOUBLE, layout_normal(g->params.layout), side, index, &t.d);
     MPI_Type_commit(&t.d.type);
     t.bytes = box_bytes(&t.box);
-    t.layout = data_buffer(buffer);  /* written, aligned: as the kernel's (data_buffers.h) */
-    t.packed = data_buffer(t.bytes);
-    t.copy = data_buffer(t.bytes);
+    t.layout = data_buffer(buffer, NULL);  /* written, aligned: as the kernel's (data_buffers.h) */
+    t.packed = data_buffer(t.bytes, NULL);
+    t.copy = data_buffer(t.bytes, NULL);
     printf("%-26s %-7s %9.2f", what, side == SIDE_SEND ? "pack" : "unpack", (double)t.bytes / (1 << 20));
-    for (int w = 0; w < N_WAYS; w++) {
-        double seconds[REPS];
+    static double seconds[N_WAYS][REPS];
+    for (int w = 0; w < N_WAYS; w++)
         one_pass(&t, (enum way)w);  /* first touch */
-        for (int r = 0; r < REPS; r++)
-            seconds[r] = one_pass(&t, (enum way)w);
-        qsort(seconds, REPS, sizeof(double), by_value);
-        printf(" %12.2f", (double)t.bytes / seconds[REPS / 2] / 1e9);
+    for (int r = 0; r < REPS; r++)
+        for (int w = 0; w < N_WAYS; w++)
+            seconds[w][r] = one_pass(&t, (enum way)w);
+    double speed[N_WAYS];
+    for (int w = 0; w < N_WAYS; w++) {
+        qsort(seconds[w], REPS, sizeof(double), by_value);
+        speed[w] = (double)t.bytes / seconds[w][REPS / 2] / 1e9;
+        printf(" %12.2f", speed[w]);
     }
-    printf("\n");
-    free(t.layout), free(t.packed), free(t.copy);
+    printf(" %14.2f\n", speed[WAY_TILED] / speed[WAY_MEMCPY]);
+    data_buffer_free(t.layout), data_buffer_free(t.packed), data_buffer_free(t.copy);
     description_free(&t.d);
 }
 
@@ -96,10 +104,15 @@ static struct experiment layout_experiment(enum layout layout, int ndim, long n)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
+    long side, pad, group;
+    packing_transpose_tile(sizeof(double), &side, &pad, &group);
+    printf("transposing copy of doubles: tiles of %ld x %ld (rows padded by %ld) in groups of %ld x %ld, from L1 %ld "
+           "B, L2 %ld B, lines of %ld B (sysconf; 0: not reported)\n", side, side, pad, group, group,
+           sysconf(_SC_LEVEL1_DCACHE_SIZE), sysconf(_SC_LEVEL2_CACHE_SIZE), sysconf(_SC_LEVEL1_DCACHE_LINESIZE));
     printf("%-26s %-7s %9s", "layout (doubles)", "side", "MiB");
     for (int w = 0; w < N_WAYS; w++)
         printf(" %12s", way_names[w]);
-    printf("   (GB/s of data; mpi_pack: MPI_Pack or MPI_Unpack)\n");
+    printf(" %14s   (GB/s of data; mpi_pack: MPI_Pack or MPI_Unpack)\n", "tiled/memcpy");
     long orders[] = {512, 1024, 2048, 4096};
     for (size_t i = 0; i < sizeof(orders) / sizeof(orders[0]); i++) {
         /* two processes: b = n/2 rows, blocks of b x b */

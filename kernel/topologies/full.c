@@ -1,6 +1,7 @@
 /* Full neighborhood: every other process is a neighbor (self excluded).
  * LINEAR: from the process itself, sources upwards and destinations
- * downwards modulo p. RAND: both lists permuted independently. */
+ * downwards modulo p. RAND: both lists permuted independently, anew in
+ * every round (experiment_round_seed). */
 #include "seeds.h"
 #include "topologies/topology.h"
 
@@ -16,12 +17,12 @@ void full_lists(int order, int rank, int p, struct rng *rng, int *sources, int *
     }
 }
 
-void full_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out)
+void full_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out)
 {
     int p, rank;
     MPI_Comm_size(base, &p);
     MPI_Comm_rank(base, &rank);
-    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
+    struct rng rng = {experiment_round_seed(e, rank, round)};
     neighbor_lists_alloc(&out->lists, p - 1, p - 1);
     full_lists(e->order, rank, p, &rng, out->lists.sources, out->lists.destinations);
 }

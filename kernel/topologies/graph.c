@@ -1,7 +1,7 @@
 /* Graph: an irregular process graph from a graph file (graph.h). GIVEN:
  * the file's order; HEAVY: heaviest edge first, ties in file order; RAND:
- * sources and destinations permuted independently with the process's
- * recorded seed. */
+ * sources and destinations permuted independently with the process's seed
+ * of the round (experiment_round_seed: anew in every round). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,7 +42,7 @@ static void stop(MPI_Comm base, const char *message)
     MPI_Abort(base, 2);
 }
 
-void graph_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out)
+void graph_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out)
 {
     int p, rank;
     MPI_Comm_size(base, &p);
@@ -51,7 +51,7 @@ void graph_neighborhood(const struct experiment *e, MPI_Comm base, struct neighb
     char error[1024];
     if (graph_read(e->graph, rank, p, NBH_LIMIT_MAX_DEGREE, &rows, error, sizeof(error)) != 0)
         stop(base, error);
-    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
+    struct rng rng = {experiment_round_seed(e, rank, round)};
     order_graph_edges(e->order, rows.sources, rows.indegree, &rng);
     order_graph_edges(e->order, rows.destinations, rows.outdegree, &rng);
 

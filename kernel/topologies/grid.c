@@ -64,7 +64,7 @@ int offset_target(const struct grid *g, const int *coords, const int *offset, in
 /* Neighbor lists from offsets: destination own + c, source own - c, both in
  * the order of the (ordered) offsets; offsets leaving a finite dimension
  * are dropped, wrapped duplicates are kept. */
-void grid_neighborhood(const struct experiment *e, MPI_Comm base, int *offsets, int count,
+void grid_neighborhood(const struct experiment *e, MPI_Comm base, int round, int *offsets, int count,
                        struct neighborhood *out)
 {
     int p, rank;
@@ -78,7 +78,7 @@ void grid_neighborhood(const struct experiment *e, MPI_Comm base, int *offsets, 
     int coords[NBH_MAX_NDIM], target[NBH_MAX_NDIM];
     MPI_Cart_coords(cart, rank, g->ndim, coords);
 
-    struct rng rng = {process_seed(e->seed, experiment_seed_id(e), rank)};
+    struct rng rng = {experiment_round_seed(e, rank, round)};
     order_offsets(e->order, offsets, count, g->ndim, &rng);
 
     struct neighbor_lists *l = &out->lists;

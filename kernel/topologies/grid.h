@@ -4,9 +4,9 @@
 
 #include "topologies/topology.h"
 
-/* Orders the offsets for this process and turns them into neighbor lists
- * on the grid of experiment e. */
-void grid_neighborhood(const struct experiment *e, MPI_Comm base, int *offsets, int count,
+/* Orders the offsets for this process (RAND: drawn for round `round`) and
+ * turns them into neighbor lists on the grid of experiment e. */
+void grid_neighborhood(const struct experiment *e, MPI_Comm base, int round, int *offsets, int count,
                        struct neighborhood *out);
 
 #endif

@@ -8,10 +8,10 @@ int *moore_offsets(int ndim, int radius, int *count)
     return offsets_within(ndim, radius, ndim * radius, count);
 }
 
-void moore_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out)
+void moore_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out)
 {
     int count;
     int *offsets = moore_offsets(e->ndim, e->radius, &count);
-    grid_neighborhood(e, base, offsets, count, out);
+    grid_neighborhood(e, base, round, offsets, count, out);
     free(offsets);
 }

@@ -1,7 +1,7 @@
 /* Orderings of a grid neighborhood's offsets, applied before they become
  * ranks. FMAJ: ascending, first coordinate most significant. LMAJ:
  * ascending, last coordinate most significant. RAND: a permutation drawn
- * from the process's own seed. */
+ * from the process's own seed of the round (new in every round). */
 #include <stdlib.h>
 #include <string.h>
 

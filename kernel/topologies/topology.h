@@ -31,15 +31,17 @@ struct neighborhood {
     int own_block;
 };
 
-/* Builds this process's neighborhood for experiment e on communicator base. */
-typedef void (*neighborhood_builder)(const struct experiment *e, MPI_Comm base,
+/* Builds this process's neighborhood for round `round` of experiment e on
+ * communicator base: a RAND order is drawn anew in every round, from the
+ * process's seed of that round (experiment_round_seed). */
+typedef void (*neighborhood_builder)(const struct experiment *e, MPI_Comm base, int round,
                                      struct neighborhood *out);
 
-void cart_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
-void moore_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
-void vneum_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
-void full_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
-void graph_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out);
+void cart_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out);
+void moore_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out);
+void vneum_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out);
+void full_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out);
+void graph_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out);
 
 neighborhood_builder topology_builder(enum topology t);
 void neighbor_lists_alloc(struct neighbor_lists *l, int indegree, int outdegree);

@@ -9,10 +9,10 @@ int *vneum_offsets(int ndim, int radius, int *count)
     return offsets_within(ndim, radius, radius, count);
 }
 
-void vneum_neighborhood(const struct experiment *e, MPI_Comm base, struct neighborhood *out)
+void vneum_neighborhood(const struct experiment *e, MPI_Comm base, int round, struct neighborhood *out)
 {
     int count;
     int *offsets = vneum_offsets(e->ndim, e->radius, &count);
-    grid_neighborhood(e, base, offsets, count, out);
+    grid_neighborhood(e, base, round, offsets, count, out);
     free(offsets);
 }

@@ -23,7 +23,10 @@
 # repetitions split over that many rounds, each round in a new order, with
 # a round column in the results (NULL: no rounds, as kernels before them);
 # phase_sd: a factor per round and run (lognormal) on every time in it, a
-# machine that changes speed between rounds.
+# machine that changes speed between rounds. launch_sd: a factor per
+# experiment and run (lognormal), shared by all the run's rounds of that
+# experiment: what one launch fixes (placement, alignment, a draw once per
+# run), the level the two-level test is about.
 suppressPackageStartupMessages(library(data.table))
 
 # The 15 message sizes of the study: 256 B * sqrt(2)^k, k = 0..14, rounded down.
@@ -147,7 +150,7 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
                                     seed = 1L, run_sd = 0.01, rep_sd = 0.03, outlier_rate = 0.02,
                                     assessment = synthetic_assessment("small"), campaign = "synthetic",
                                     inputs = TRUE, reported = list(), work_column = FALSE, blocks = NULL,
-                                    phase_sd = 0) {
+                                    phase_sd = 0, launch_sd = 0) {
   set.seed(seed)
   if (!is.null(blocks)) experiments <- copy(experiments)[, blocks := as.integer(blocks)]
   for (sub in c("results", "inputs", "logs", "campaign", "env")) dir.create(file.path(dir, sub), recursive = TRUE, showWarnings = FALSE)
@@ -173,6 +176,7 @@ write_synthetic_archive <- function(dir, experiments, deployments = c("1x4", "2x
     truth <- synthetic_true_seconds(experiments, r$nprocs) *
       planted_factor(experiments, r[, .(library, param_set, deployment, nprocs)], planted) *
       exp(rnorm(1, 0, run_sd))
+    if (launch_sd > 0) truth <- truth * exp(rnorm(nrow(experiments), 0, launch_sd))
     order <- sample.int(nrow(experiments))          # each run its own shuffled order
     if (is.null(blocks)) {
       id <- rep(experiments$id[order], nrep[order])

@@ -230,3 +230,21 @@ test_that("map_in_workers: results and warnings in item order, errors with their
   while (children() > 0 && Sys.time() < deadline) Sys.sleep(0.05)
   expect_equal(children(), 0)
 })
+
+test_that("runs.csv's interleave, slot and launch_order are read where there, empty where not", {
+  registry <- read_registry(nbh_root)
+  older <- read_archive(archive, registry)$runs
+  expect_true(all(c("interleave", "slot", "launch_order") %in% names(older)))
+  expect_true(all(is.na(older$interleave)) && all(is.na(older$slot)) && all(is.na(older$launch_order)))
+  dir <- copy_archive(archive)
+  runs <- fread(file.path(dir, "runs.csv"), colClasses = "character")
+  runs[, `:=`(interleave = "c-20261129T000000Z-abcdef", slot = as.character((seq_len(.N) + 1L) %/% 2L),
+              launch_order = as.character(rev(seq_len(.N))))]
+  fwrite(runs, file.path(dir, "runs.csv"))
+  newer <- read_archive(dir, registry)$runs
+  expect_identical(newer$slot, (seq_len(nrow(newer)) + 1L) %/% 2L)
+  expect_identical(newer$launch_order, rev(seq_len(nrow(newer))))
+  expect_identical(unique(newer$interleave), "c-20261129T000000Z-abcdef")
+  expect_equal(nrow(test_table(analyze_archives(dir, root = nbh_root))),
+               nrow(test_table(analyze_archives(archive, root = nbh_root))))
+})

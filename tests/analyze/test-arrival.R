@@ -100,7 +100,7 @@ test_that("clock starts: the skew measured with fresh offsets beside the model's
     fwrite(data.table(id = c(1L, 1L), round = 1:2, op = "bcast", sync = "clock", sync_seconds = 1e-3,
                       window_seconds = 50e-6, offset_spread_seconds = 2e-6, start_skew_seconds = 20e-9,
                       invalid_reps = 1, reps = 5L, measured_skew_seconds = c(3, 5) * r * 1e-6,
-                      skew_bound_seconds = 1e-6),
+                      skew_bound_seconds = c(4, 6) * 1e-6 + (r - 1) * 5e-6),
            file.path(dir, "results", paste0(runs$run_id[r], ".preparation.csv")))
     fwrite(data.table(id = 2L, round = 1L, op = "bcast", sync = "clock", sync_seconds = 1e-3, window_seconds = 50e-6,
                       offset_spread_seconds = 2e-6, start_skew_seconds = 30e-9, invalid_reps = 0, reps = 10L),
@@ -114,6 +114,17 @@ test_that("clock starts: the skew measured with fresh offsets beside the model's
   expect_equal(x$start_skew_seconds, rep(20e-9, 3))
   result <- list(clock_starts = x, frame = frame, params = data.table(name = c("library", "deployment", "op")))
   expect_equal(clock_start_rows(result)$measured_skew_us, 8)
+  # beside it its resolution, read from skew_bound_seconds: 5, 10 and 15 us
+  expect_equal(x$skew_bound_seconds, c(5, 10, 15) * 1e-6)
+  expect_equal(clock_start_rows(result)$skew_bound_us, 10)
+  result$frame$cells[, param_set := "default"]
+  result$params <- data.table(name = c("library", "param_set", "deployment", "op"))
+  blocks <- arrival_blocks(result, NULL, list(plots = FALSE))
+  table <- Find(function(b) identical(b$kind, "table"), blocks)$dt
+  expect_false(is.null(table))
+  expect_equal(table[["its resolution, median (us)"]], "10.00")
+  # runs 1 and 2 measured 4 and 8 us at resolutions of 5 and 10; run 3 12 at 15: the cell's medians, 8 at 10
+  expect_equal(table[["measured at or below its resolution"]], "1 of 1")
   # a kernel before the column: the cell reads, its measured skew is empty
   for (r in 1:3) {
     file.rename(file.path(dir, "results", paste0(runs$run_id[r], ".preparation-old.csv")),
@@ -122,5 +133,5 @@ test_that("clock starts: the skew measured with fresh offsets beside the model's
   frame$ids <- data.table(archive = 1L, id = 2L, exp = 1L)
   old <- read_clock_starts(list(list(dir = dir)), frame, medians)
   expect_equal(nrow(old), 3L)
-  expect_true(all(is.na(old$measured_skew_seconds)))
+  expect_true(all(is.na(old$measured_skew_seconds)) && all(is.na(old$skew_bound_seconds)))
 })

@@ -26,6 +26,59 @@ test_that("the same archive given twice, or a copy of it, is refused", {
                "are the same archive \\(identical MANIFEST.sha256\\)", class = "nbh_input_error")
 })
 
+# Two archives of one workspace, as `archive` writes them: runs.csv and
+# each attempt's record (attempts/RUN.aN.json); ATTEMPTS: run id -> the
+# attempts the archive holds.
+workspace_archive <- function(attempts, submitted = "2026-11-28T10:00:00Z") {
+  dir <- tempfile("archive-")
+  dir.create(file.path(dir, "attempts"), recursive = TRUE)
+  fwrite(data.table(run_id = names(attempts), library = "openmpi"), file.path(dir, "runs.csv"))
+  for (run in names(attempts)) for (a in attempts[[run]]) {
+    writeLines(jsonlite::toJSON(list(run_id = run, attempt = a, scheduler = "local", submitted = submitted,
+                                     prefix = sprintf("/work/demo/results/%s.a%d", run, a)), auto_unbox = TRUE),
+               file.path(dir, "attempts", sprintf("%s.a%d.json", run, a)))
+  }
+  dir
+}
+
+test_that("archives that hold the same launch are refused in one line naming the one to analyse", {
+  first <- workspace_archive(list("1x4-default-r001" = 1L, "1x4-default-r002" = 1L))
+  again <- workspace_archive(list("1x4-default-r001" = 1L, "1x4-default-r002" = 1L))
+  expect_error(check_distinct_archives(c(first, again)),
+               paste0("^", first, " and ", again, " hold the same launch \\(run 1x4-default-r001 attempt 1 and 1 more\\): ",
+                      "archives of one workspace, whose runs would count twice; ", again, " holds every run of ",
+                      first, ": analyse it alone$"), class = "nbh_input_error")
+  resumed <- workspace_archive(list("1x4-default-r001" = 1:2, "1x4-default-r002" = 1L))
+  expect_error(check_distinct_archives(c(resumed, first)),
+               paste0("\\(run 1x4-default-r001 attempt 1 and 1 more\\).*; ", resumed, " holds every run of ", first),
+               class = "nbh_input_error")
+  other <- workspace_archive(list("1x4-default-r001" = 1L, "1x4-default-r003" = 1L))
+  expect_error(check_distinct_archives(c(first, other)), "\\(run 1x4-default-r001 attempt 1\\).*; analyse them apart$",
+               class = "nbh_input_error")
+  # The same workspace generated again: new launches (submitted later), analysed together.
+  regenerated <- workspace_archive(list("1x4-default-r001" = 1L, "1x4-default-r002" = 1L),
+                                   submitted = "2026-11-28T11:00:00Z")
+  expect_silent(check_distinct_archives(c(first, regenerated)))
+})
+
+test_that("runs without attempt records are the same launch when their results are the same", {
+  dir <- archive_with_manifest()
+  again <- copy_to(dir)
+  write("# made again", file.path(again, "MANIFEST.sha256"), append = TRUE)  # not a copy: another manifest
+  expect_error(check_distinct_archives(c(dir, again)), "hold the same launch \\(run 1x4-default-r001 and 7 more\\)",
+               class = "nbh_input_error")
+  results <- file.path(again, "results", "1x4-default-r001.results.csv")
+  lines <- readLines(results)
+  sums <- readLines(file.path(again, "MANIFEST.sha256"))
+  for (run in sprintf("1x4-default-r%03d", 1:4)) {
+    file <- sprintf("results/%s.results.csv", run)
+    sums <- sub(paste0("^[0-9a-f]{64}(  ", file, ")$"), paste0(strrep("0", 64), "\\1"), sums)
+  }
+  writeLines(sums, file.path(again, "MANIFEST.sha256"))
+  expect_error(check_distinct_archives(c(dir, again)), "hold the same launch \\(run 2x4-default-r001 and 3 more\\)",
+               class = "nbh_input_error")
+})
+
 test_that("files that differ from the manifest are a warning naming them, and the report says so", {
   dir <- archive_with_manifest()
   expect_equal(verify_manifest(dir), sprintf("intact (%d files match MANIFEST.sha256)",
@@ -86,8 +139,8 @@ test_that("an analysis replaces an earlier one whole, and a failed one leaves th
   other <- tempfile("mine-")
   dir.create(other)
   writeLines("x", file.path(other, "notes.txt"))
-  expect_error(with_output_directory(other, function(dir) NULL), "is not an nbhbench analysis",
-               class = "nbh_output_error")
+  expect_error(with_output_directory(other, function(dir) NULL), "is not an earlier nbhbench analysis",
+               class = "nbh_foreign_out_error")
 })
 
 test_that("replacing an analysis leaves one at its directory at every moment, killed or not", {

@@ -35,7 +35,8 @@ test_that("the other way round, with another reference, and without other sets",
   expect_equal(nrow(compare_param_sets(cells[param_set == "default"], med, params, "default")), 0L)
   expect_named(compare_param_sets(cells, med, params, "default", sets = character()),
                c("param_set", "reference", "set_cell", "ref_cell", "runs_set", "runs_ref", "median_set",
-                 "median_ref", "ratio", "p_slower", "p_faster", "slower", "faster"))
+                 "median_ref", "ratio", "ratio_ci_low", "ratio_ci_high", "method", "pairs", "df", "p_slower",
+                 "p_faster", "slower", "faster"))
 })
 
 test_that("the reference set: --reference-set, else default, else the first", {
@@ -45,4 +46,21 @@ test_that("the reference set: --reference-set, else default, else the first", {
   expect_error(reference_set(c("default", "tuned"), "fast"),
                "^--reference-set: 'fast' is not a parameter set of the archives \\(sets: default, tuned\\)$",
                class = "nbh_input_error")
+})
+
+test_that("the cross-set comparison is exact with ties: 7 against 7 separated, one tie, p = 0.00107 (not the study's 0.00029)", {
+  params <- c("library", "param_set", "deployment", "op", "msize")
+  cells <- make_cells(library = "lib", param_set = c("default", "tuned"), deployment = "1x2", op = "x", msize = 1L)
+  set_runs <- c(1.10, 1.11, 1.12, 1.13, 1.14, 1.15, 1.16)
+  ref_runs <- c(1.00, 1.01, 1.02, 1.03, 1.04, 1.05, 1.10)   # its largest ties the set's smallest
+  medians <- rbind(data.table(cell = 2L, run = 8:14, median = set_runs), data.table(cell = 1L, run = 1:7, median = ref_runs))
+  setkeyv(medians, c("cell", "run"))
+  cmp <- compare_param_sets(cells, medians, params, "default")
+  expect_equal(cmp$method, "unpaired")
+  # the exact conditional p: the share of the C(14, 7) = 3432 ways to pick 7 of the midranks whose sum
+  # reaches the set's
+  ranks <- rank(c(set_runs, ref_runs))
+  sums <- combn(14, 7, function(i) sum(ranks[i]))
+  expect_equal(cmp$p_slower, mean(sums >= sum(ranks[1:7]) - 1e-9))
+  expect_equal(cmp$p_slower, 0.00107, tolerance = 0.005)
 })

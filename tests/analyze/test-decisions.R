@@ -1,14 +1,16 @@
-# Decided or open (analyze/assess/decisions.R) on hand-made run medians.
-# With 3 run medians x1 <= x2 <= x3 the resampled median is x1, x2, x3 with
-# probabilities 7/27, 13/27, 7/27 (median_resample_pmf), so var*(log median)
-# is 7/27 (log(x1/x2)^2 + log(x3/x2)^2) - (7/27 (log(x1/x2) + log(x3/x2)))^2:
-#   narrow (0.99, 1, 1.01): 5.1856e-5;  wide (0.9, 1, 1.1): 5.2263e-3.
-# Two sides add; the 95 % interval of ratio 1 is exp(-/+ 1.96 sqrt(var a + var b)):
-#   narrow/narrow: [0.98024, 1.02016];  wide/wide: [0.81842, 1.22187].
+# Decided or open (analyze/assess/decisions.R) on hand-made run medians,
+# five runs a side (the unpaired tests of archives without rounds). The
+# interval is Moses's (shift_interval.R): with 5 runs a side the 95 %
+# interval is [D_(3), D_(23)] of the 25 log differences (P(W <= 2) =
+# 0.0159, the last at or below 0.025), as wilcox.test(conf.int = TRUE):
+#   narrow/narrow: [0.98515, 1.01508];  wide/wide: [0.75, 1.33333];
+#   narrow/(narrow / 0.975): [0.96052, 0.98970], its reverse [1.01041, 1.04110].
+# With 3 runs a side no interval reaches 95 % (the bootstrap that gave one
+# was too narrow): such a test never holds.
 
 params <- c("library", "deployment", "op", "msize")
-narrow <- c(0.99, 1, 1.01)
-wide <- c(0.9, 1, 1.1)
+narrow <- c(0.99, 0.995, 1, 1.005, 1.01)
+wide <- c(0.8, 0.9, 1, 1.1, 1.2)
 
 # Three pairs x/y at three sizes, each side's run medians given.
 decided <- function(a, b, relation = "<=", p_thres = 0.05, v_thres = 1.03, hold_ratio = 1.03, ci_level = 0.95) {
@@ -26,66 +28,40 @@ decided <- function(a, b, relation = "<=", p_thres = 0.05, v_thres = 1.03, hold_
 
 test_that("violated, holds and open, as worked out by hand", {
   t <- decided(list(1.2 * narrow, narrow, wide), list(narrow, narrow, wide))
-  # 1: every run of a above b, p = 1/C(6,3) = 0.05 <= 0.05, ratio 1.2: violated.
-  expect_equal(t$p_value[1], 0.05)
+  # 1: every run of a above b, p = 1/C(10,5) = 0.00397 <= 0.05, ratio 1.2: violated.
+  expect_equal(t$p_value[1], 1 / choose(10, 5))
   expect_equal(t$ratio[1], 1.2)
-  # 2: interval [0.98024, 1.02016], its upper bound below 1.03: holds.
-  expect_equal(c(t$ratio_ci_low[2], t$ratio_ci_high[2]), c(0.980238, 1.020161), tolerance = 1e-5)
-  # 3: interval [0.81842, 1.22187]: a violation of 1.03 (and more) still fits: open.
-  expect_equal(c(t$ratio_ci_low[3], t$ratio_ci_high[3]), c(0.81842, 1.22187), tolerance = 1e-5)
+  # 2: interval [0.98515, 1.01508], its upper bound below 1.03: holds.
+  expect_equal(c(t$ratio_ci_low[2], t$ratio_ci_high[2]), c(0.9851485, 1.0150754), tolerance = 1e-6)
+  # 3: interval [0.75, 1.33333]: a violation of 1.03 (and more) still fits: open.
+  expect_equal(c(t$ratio_ci_low[3], t$ratio_ci_high[3]), c(0.75, 4 / 3), tolerance = 1e-6)
   expect_equal(t$decision, c("violated", "holds", "open"))
+  # 3 runs a side: no 95 % interval at all, so even equal sides are open.
+  three <- decided(list(narrow[2:4]), list(narrow[2:4]))
+  expect_true(is.na(three$ratio_ci_high))
+  expect_equal(three$decision, "open")
 })
 
-test_that("the hold ratio draws the line: the same interval holds below 1.03, not below 1.02", {
+test_that("the hold ratio draws the line: the same interval holds below 1.03, not below 1.015", {
   expect_equal(decided(list(narrow), list(narrow), hold_ratio = 1.03)$decision, "holds")
-  expect_equal(decided(list(narrow), list(narrow), hold_ratio = 1.02, v_thres = 1.02)$decision, "open")
-  # A guideline's own, larger threshold is its hold ratio: 1.22187 < 1.25 holds.
-  state_own <- decided(list(wide), list(wide), hold_ratio = 1.25, v_thres = 1.25)
+  expect_equal(decided(list(narrow), list(narrow), hold_ratio = 1.015, v_thres = 1.015)$decision, "open")
+  # A guideline's own, larger threshold is its hold ratio: 1.33333 < 1.35 holds.
+  state_own <- decided(list(wide), list(wide), hold_ratio = 1.35, v_thres = 1.35)
   expect_equal(state_own$decision, "holds")
 })
 
 test_that("a ~ b holds only if neither side is slower by the hold ratio", {
-  # a = 0.975 b: a/b's interval 0.975 x [0.98024, 1.02016] = [0.9557, 0.9947] is below 1.03, so a <= b
-  # holds; but b/a = 1.0256 with [1.0053, 1.0464] reaches 1.03: a ~ b is open (and not violated: 1.0256 < 1.03).
+  # a = 0.975 b: a/b's interval [0.96052, 0.98970] is below 1.03, so a <= b holds; but b/a's
+  # [1.01041, 1.04110] reaches 1.03: a ~ b is open (and not violated: 1.0256 < 1.03).
   slower_b <- narrow / 0.975
   le <- decided(list(narrow), list(slower_b))
   expect_equal(le$decision, "holds")
-  expect_equal(le$ratio_ci_high, 0.975 * 1.020161, tolerance = 1e-5)
+  expect_equal(le$ratio_ci_high, 0.9896985, tolerance = 1e-6)
   alike <- decided(list(narrow), list(slower_b), relation = "~")
   expect_equal(alike$slower, "b")
-  expect_equal(alike$ratio_ci_high, 1.020161 / 0.975, tolerance = 1e-5)
+  expect_equal(alike$ratio_ci_high, 1.041103, tolerance = 1e-6)
   expect_equal(alike$decision, "open")
   expect_equal(decided(list(narrow), list(narrow), relation = "~")$decision, "holds")
-})
-
-test_that("a side of one run has no interval: it never holds", {
-  expect_equal(decided(list(1), list(narrow))$decision, "open")
-})
-
-test_that("the looks' rules: error spending named in the registry, the campaign's own where its plan names one", {
-  dir <- tempfile("archive-")
-  dir.create(dir)
-  writeLines('{"looks_planned": 4, "nrun": 8, "nrun_step": 4, "nrun_max": 20}', file.path(dir, "adaptive.json"))
-  registry <- read_registry(nbh_root)
-  rule <- look_rule(list(list(dir = dir)), 0.001, 0.95, registry)
-  expect_equal(rule[c("rule", "hold_rule", "looks", "nrun_max", "p_thres", "hold_error")],
-               list(rule = "obrien-fleming", hold_rule = "pocock", looks = 4L, nrun_max = 20L, p_thres = 0.001,
-                    hold_error = 0.025))
-  expect_true(rule$adaptive)
-  fixed <- look_rule(list(list(dir = tempdir())), 0.001, 0.95, registry)
-  expect_false(fixed$adaptive)
-  writeLines('{"looks_planned": 4, "nrun_max": 20, "rule": "pocock", "hold_rule": "obrien-fleming"}',
-             file.path(dir, "adaptive.json"))
-  expect_equal(look_rule(list(list(dir = dir)), 0.001, 0.95, registry)[c("rule", "hold_rule")],
-               list(rule = "pocock", hold_rule = "obrien-fleming"))
-  # An older campaign's Bonferroni: replayed with the registry's spending, and said.
-  writeLines('{"looks_planned": 4, "nrun_max": 20, "rule": "bonferroni"}', file.path(dir, "adaptive.json"))
-  expect_warning(old <- look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "rule 'bonferroni' is not an error-spending rule")
-  expect_equal(old$rule, "obrien-fleming")
-  writeLines('{"looks_planned": 0}', file.path(dir, "adaptive.json"))
-  expect_error(look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "looks_planned", class = "nbh_input_error")
-  writeLines('{"looks_planned": 2}', file.path(dir, "adaptive.json"))
-  expect_error(look_rule(list(list(dir = dir)), 0.001, 0.95, registry), "nrun_max", class = "nbh_input_error")
 })
 
 test_that("a test's runs: those both sides were measured in (paired), else its side with fewer", {
@@ -97,15 +73,20 @@ test_that("a test's runs: those both sides were measured in (paired), else its s
 
 test_that("each test's thresholds come from its own looks: runs / nrun_max, looks without new runs left out", {
   looks <- list(rule = "obrien-fleming", hold_rule = "pocock", nrun_max = 30L, p_thres = 0.001, hold_error = 0.025)
-  runs <- rbind(c(10, 15, 20), c(10, 10, 20), c(10, 15, 15), c(30, 40, 40), c(0, 10, 20))
+  runs <- rbind(c(10, 15, 20), c(10, 10, 20), c(10, 15, 15), c(30, 40, 40), c(0, 10, 20), c(30, 30, 30),
+                c(20, 30, 30))
   th <- look_thresholds(runs, looks)
   expect_equal(th$p_look[1], spending_bounds(c(10, 15, 20) / 30, 0.001, "obrien-fleming")$p[3])
   expect_equal(th$p_look[2], spending_bounds(c(10, 20) / 30, 0.001, "obrien-fleming")$p[2])
   expect_equal(th$p_look[3], spending_bounds(c(10, 15) / 30, 0.001, "obrien-fleming")$p[2])
-  expect_equal(th$p_look[4], 0.001, info = "the whole budget at the first look: the fixed design")
+  expect_equal(th$p_look[6], 0.001, info = "the whole budget at the first look: the fixed design")
+  expect_equal(th$ci_level_look[6], 0.95)
+  # 30 runs spent the whole budget at the first look; the look at 40 runs has none left (not the same again)
+  expect_equal(th$p_look[4], 0, info = "no error left after nrun_max")
+  expect_equal(th$ci_level_look[4], 1 - 1e-9)
+  expect_equal(th$p_look[7], spending_bounds(c(20, 30) / 30, 0.001, "obrien-fleming")$p[2])
   expect_equal(th$p_look[5], th$p_look[2], info = "a look without runs is no look")
   expect_equal(th$ci_level_look[1], 1 - 2 * spending_bounds(c(10, 15, 20) / 30, 0.025, "pocock")$p[3])
-  expect_equal(th$ci_level_look[4], 0.95)
 })
 
 test_that("tests of one look are decided each with its own thresholds", {
@@ -113,27 +94,27 @@ test_that("tests of one look are decided each with its own thresholds", {
   g <- guideline(list(op = "x"), list(op = "y"))
   state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
                 params = params, p_thres = 0.05, v_thres = 1.03, adjust = "none", ci_level = 0.95, hold_ratio = 1.03)
-  # Size 1 is a at 1.2 b (p = 0.05, violated at 0.05); size 2 holds at 95 % ([0.98024, 1.02016]).
+  # Size 1 is a at 1.2 b (p = 0.00397, violated at 0.05); size 2 holds at 95 % ([0.98515, 1.01508]).
   medians <- make_medians(list(`1` = 1.2 * narrow, `3` = narrow, `2` = narrow, `4` = narrow))
   work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
   uniform <- assess_at(state, medians, work)
   expect_equal(uniform$decision, c("violated", "holds"))
   expect_equal(c(uniform$p_look, uniform$ci_level_look), c(0.05, 0.05, 0.95, 0.95))
-  # Size 1 at p 0.01 is not violated (its interval at 95 %, [1.17, 1.22], neither holds); size 2's
-  # interval at 99.99 % reaches beyond 1.03: open.
-  thresholds <- cbind(look_tests(state), p_look = c(0.01, 0.05), ci_level_look = c(0.95, 0.9999))
+  # Size 1 at p 0.001 is not violated (its interval at 95 %, [1.18, 1.22], neither holds); size 2 has
+  # no interval at 99.99 % with 5 runs a side: open.
+  thresholds <- cbind(look_tests(state), p_look = c(0.001, 0.05), ci_level_look = c(0.95, 0.9999))
   own <- assess_at(state, medians, work, thresholds)
   expect_equal(own$decision, c("open", "open"))
-  expect_equal(c(own$p_look, own$ci_level_look), c(0.01, 0.05, 0.95, 0.9999))
-  expect_true(own$ratio_ci_high[2] > 1.03 && uniform$ratio_ci_high[2] < 1.03)
+  expect_equal(c(own$p_look, own$ci_level_look), c(0.001, 0.05, 0.95, 0.9999))
+  expect_true(is.na(own$ratio_ci_high[2]) && uniform$ratio_ci_high[2] < 1.03)
   expect_equal(own$ratio_ci_high[1], uniform$ratio_ci_high[1])
   # A test assessed apart, on its own, is the same as assessed with all the others at its thresholds.
   whole <- assess_at(modifyList(state, list(ci_level = 0.9999)), medians, work)
   expect_equal(own[2L, !c("p_look", "ci_level_look")], whole[2L, !c("p_look", "ci_level_look")])
-  # With --adjust the family stays whole: both tests' p adjusted together (holm: 2 x 0.05).
+  # With --adjust the family stays whole: both tests' p adjusted together (holm: 2 x 1/252).
   state$adjust <- "holm"
   adjusted <- assess_at(state, medians, work, cbind(look_tests(state), p_look = c(0.1, 0.05), ci_level_look = 0.95))
-  expect_equal(adjusted$p_adjusted[1], 0.1)
+  expect_equal(adjusted$p_adjusted[1], 2 / choose(10, 5))
   expect_equal(adjusted$decision[1], "violated")
 })
 
@@ -163,12 +144,12 @@ test_that("replayed looks: a test is decided from the first round whose runs dec
   g <- guideline(list(op = "x"), list(op = "y"))
   state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
                 params = params, p_thres = 0.05, v_thres = 1.03, adjust = "none", ci_level = 0.95, hold_ratio = 1.03)
-  # Size 1 holds on the narrow runs of round 1; size 2 is open on (0.96, 1, 1.04) in round 1
-  # ([0.9232, 1.0832]) and holds on the 6 runs (0.96, 1, 1, 1, 1, 1.04) of both ([0.9770, 1.0235]).
-  medians <- make_medians(list(`1` = c(narrow, narrow), `3` = c(narrow, narrow), `2` = c(0.96, 1, 1.04, 1, 1, 1),
-                               `4` = c(0.96, 1, 1.04, 1, 1, 1)))
+  # Size 1 holds on the narrow runs of round 1; size 2 is open on (0.96, 0.98, 1, 1.02, 1.04) in round 1
+  # ([0.9423, 1.0612]) and holds on those and five runs at 1 of round 2 ([0.9804, 1.02]).
+  spread <- c(0.96, 0.98, 1, 1.02, 1.04, 1, 1, 1, 1, 1)
+  medians <- make_medians(list(`1` = c(narrow, narrow), `3` = c(narrow, narrow), `2` = spread, `4` = spread))
   work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
-  runs <- data.table(run_key = 1:6, round = rep(1:2, each = 3L))
+  runs <- data.table(run_key = 1:10, round = rep(1:2, each = 5L))
   tests <- decide_tests(assess_tests(state, medians, work), state)
   expect_equal(tests$decision, c("holds", "holds"))
   r <- decision_rounds(tests, state, runs, medians, work)
@@ -177,7 +158,7 @@ test_that("replayed looks: a test is decided from the first round whose runs dec
   expect_equal(r$looks[, .(round, open, holds)], data.table(round = 1:2, open = c(1L, 0L), holds = c(1L, 2L)))
   expect_equal(r$flipped, c(FALSE, FALSE))
   # An archive without a round column is one round: every decided test in round 1.
-  one <- decision_rounds(tests, state, data.table(run_key = 1:6, round = NA_integer_), medians, work)
+  one <- decision_rounds(tests, state, data.table(run_key = 1:10, round = NA_integer_), medians, work)
   expect_equal(one$decided, c(1L, 1L))
 })
 
@@ -200,15 +181,15 @@ test_that("summary.csv counts the tests that hold and are open per guideline and
 })
 
 test_that("a flip from holds to violated: decided in the round that violated it, and marked", {
-  # Round 1 (runs 1-3): a at 1.02 b, its interval [0.9998, 1.0406] below the hold ratio 1.1: holds.
-  # Round 2 (runs 4-6): a at 1.3 b; all 6 of a above b's (p = 1/924), ratio 1.165 >= 1.1: violated.
+  # Round 1 (runs 1-5): a at 1.02 b, its interval below the hold ratio 1.1: holds.
+  # Round 2 (runs 6-10): a at 1.3 b; all 10 of a above b's (p = 1/C(20,10)), ratio 1.16 >= 1.1: violated.
   cells <- make_cells(library = "lib", deployment = "1x2", op = c("x", "y"), msize = 1L)
   g <- guideline(list(op = "x"), list(op = "y"))
   state <- list(guidelines = list(g), cells = cells, pairs = list(match_sides(cells, g$a, g$b, params, "test")),
                 params = params, p_thres = 0.05, v_thres = 1.1, adjust = "none", ci_level = 0.95, hold_ratio = 1.1)
-  medians <- make_medians(list(`1` = c(1.011, 1.02, 1.03, 1.3 * narrow), `2` = c(narrow, narrow - 0.001)))
+  medians <- make_medians(list(`1` = c(1.01, 1.015, 1.02, 1.025, 1.03, 1.3 * narrow), `2` = c(narrow, narrow - 0.001)))
   work <- data.table(cell = integer(), run = integer(), median = numeric(), n = integer())
-  runs <- data.table(run_key = 1:6, round = rep(1:2, each = 3L))
+  runs <- data.table(run_key = 1:10, round = rep(1:2, each = 5L))
   tests <- assess_at(state, medians, work)
   r <- decision_rounds(tests, state, runs, medians, work)
   expect_equal(r$decisions, matrix(c("holds", "violated"), 1L))

@@ -33,7 +33,6 @@ test_that("the volume heat map has every edge of the graph file and is drawn as 
   dir.create(out)
   drawn <- render_plots(pd, graph_heatmap, out, width = 6, height = 5)
   expect_true(file.exists(file.path(out, drawn$png)))
-  expect_true(file.exists(file.path(out, sub("png$", "pdf", drawn$png))))
   blocks <- graph_blocks(g, drawn, list(plots = TRUE))
   expect_equal(blocks[[1]]$text, "Process graphs")
   expect_match(blocks[[4]]$caption, "Communication volume: stencil3d n=4, p = 4")

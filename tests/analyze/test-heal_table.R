@@ -105,27 +105,46 @@ test_that("the report and the CSV files: what heals what", {
   expect_equal(h$status, c("removed", "removed", "added", "kept", "kept"))
   s <- fread(file.path(dir, "heal_sets.csv"), na.strings = "")
   expect_equal(names(s), c("reference", "param_set", "library", "deployment", "nprocs", "ref_violations", "removed",
-                           "kept", "not_measured", "added", "cells", "cells_slower", "cells_faster", "max_ratio",
-                           "min_ratio"))
+                           "no_longer_significant", "kept", "not_measured", "added", "cells", "cells_slower",
+                           "cells_faster", "max_ratio", "min_ratio"))
   cmp <- fread(file.path(dir, "set_comparison.csv"), na.strings = "")
   expect_equal(nrow(cmp), 384L)
   expect_equal(sum(cmp$slower), 2L)
   md <- readLines(file.path(dir, "report.md"))
   expect_true("## Parameter sets: what heals what" %in% md)
   expect_true(any(grepl("^- parameter sets: `default`, `fixA`, `fixB`; reference: `default`$", md)))
-  expect_true(any(grepl("| fixA | openmpi 1x4 | 2 | 2 | 0 | 0 | 0 | 1 | 1 | 96 |", md, fixed = TRUE)))
-  expect_true(any(grepl("| fixA | openmpi 2x4 | 0 | 0 | 0 | 0 | 1 | 1 | 0 | 96 |", md, fixed = TRUE)))
-  expect_match(md, "^\\| GL4: neighbor_allgather <= neighbor_alltoall \\| openmpi 1x4 \\| .* \\| msize=1024 \\| fixA \\| yes \\| 1\\.[23][0-9]* \\(p = 7\\.8e-05\\) \\|",
+  expect_true(any(grepl("| fixA | openmpi 1x4 | 2 | 2 | 0 | 0 | 0 | 0 | 1 | 1 | 96 |", md, fixed = TRUE)))
+  expect_true(any(grepl("| fixA | openmpi 2x4 | 0 | 0 | 0 | 0 | 0 | 1 | 1 | 0 | 96 |", md, fixed = TRUE)))
+  expect_match(md, "^\\| GL4: neighbor_allgather <= neighbor_alltoall \\| openmpi 1x4 \\| .* \\| msize=1024 \\| fixA \\| yes \\(holds\\) \\| 1\\.[23][0-9]* \\(p = 7\\.8e-05\\) \\|",
                all = FALSE)
   expect_match(md, "^\\| GL9: .* \\| msize=1024 \\| fixB \\| no \\|", all = FALSE)
   expect_match(md, "^\\| fixA \\| GL12: reorder=1 <= reorder=0 \\| openmpi 2x4 \\| .* \\| msize=16384 \\|", all = FALSE)
   expect_match(md, "^\\| fixA \\| openmpi 1x4 \\| op=neighbor_alltoall, topology=vneum, .*order=RAND, reorder=0, .*msize=256", all = FALSE)
 })
 
-test_that("one parameter set: no heal section, the heal files have their header only", {
+test_that("one parameter set: no heal section, and no heal files (they would be empty)", {
   dir <- tempfile("out-")
   r <- analyze_archives(planted_archive(), root = nbh_root)
   write_outputs(r, list(out = dir, plots = FALSE, created = "now", version = "test"))
   expect_false("## Parameter sets: what heals what" %in% readLines(file.path(dir, "report.md")))
-  for (f in c("heal.csv", "heal_sets.csv", "set_comparison.csv")) expect_length(readLines(file.path(dir, f)), 1L)
+  for (f in c("heal.csv", "heal_sets.csv", "set_comparison.csv")) expect_false(file.exists(file.path(dir, f)))
+  expect_true(file.exists(file.path(dir, "summary.csv")))
+})
+
+test_that("a violation is removed only where the set's test holds; an open one is no longer significant", {
+  row <- function(set, ratio, p, violated, decision, msize) {
+    data.table(guideline_no = 1L, tag = "GL8", guideline = "alltoall <= neighbor_alltoall", relation = "<=",
+               varied = "msize", library = "lib", param_set = set, deployment = "1x2", nprocs = 2L, msize = msize,
+               a_params = "op=alltoall", b_params = "op=neighbor_alltoall", ratio = ratio, p_value = p,
+               violated = violated, decision = decision)
+  }
+  tt <- rbind(row("default", 1.4, 1e-5, TRUE, "violated", 1L), row("default", 1.5, 1e-5, TRUE, "violated", 2L),
+              row("tuned", 1.01, 0.3, FALSE, "holds", 1L), row("tuned", 1.18, 0.0019, FALSE, "open", 2L))
+  h <- heal_table(tt, c("library", "param_set", "deployment", "nprocs", "msize"), "default", "tuned")
+  expect_equal(h$status, c("removed", "no longer significant"))
+  s <- heal_summary(h, data.table(param_set = character(), library = character(), deployment = character(),
+                                  nprocs = integer(), slower = logical(), faster = logical(), ratio = numeric()),
+                    "default", "tuned")
+  expect_equal(s[, .(removed, no_longer_significant, kept)],
+               data.table(removed = 1L, no_longer_significant = 1L, kept = 0L))
 })

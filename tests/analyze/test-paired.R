@@ -36,7 +36,38 @@ test_that("the study's unpaired test of whole launches cannot see through the sp
   expect_gt(log(width(study)), 10 * log(width(paired)))
 })
 
-test_that("a paired test is the signed-rank test of the rounds' log ratios", {
+test_that("a paired test is the two-level test: each run's mean log ratio, a t test over the runs", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  # three runs of three rounds: a is about 1.1x b; the speed of each round
+  # differs 3x, and the runs differ from each other (launch effects)
+  speed <- c(1, 3, 1.5, 0.7, 2, 1, 1.2, 0.9, 2.5)
+  a <- 1e-5 * speed * c(1.10, 1.12, 0.95, 1.08, 1.11, 1.09, 1.15, 1.13, 1.16)
+  b <- 1e-5 * speed
+  values <- data.table(cell = rep(1:2, each = 9), run = rep(1:9, 2), median = c(a, b))
+  setkeyv(values, c("cell", "run"))
+  run_of_unit <- rep(1:3, each = 3)
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit)
+  e <- tapply(log(a / b), run_of_unit, mean)
+  reference <- t.test(e, alternative = "greater")
+  expect_equal(t$method, "paired")
+  expect_equal(t$pairs, 9L)
+  expect_equal(t$runs_a, 3L)
+  expect_equal(t$df, 2L)
+  expect_equal(t$p_value, reference$p.value)
+  expect_equal(t$ratio, exp(mean(e)))
+  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), exp(as.numeric(t.test(e)$conf.int)))
+  # the variance components: one-way ANOVA of the log ratios by run
+  d <- log(a / b)
+  fit <- anova(lm(d ~ factor(run_of_unit)))
+  msw <- fit[["Mean Sq"]][2]
+  msb <- fit[["Mean Sq"]][1]
+  expect_equal(t$var_round, msw)
+  expect_equal(t$var_launch, max(0, (msb - msw) / 3))
+  expect_equal(t$launch_share, t$var_launch / (t$var_launch + t$var_round))
+})
+
+test_that("method = rounds is the signed-rank test of every round counted as a replicate", {
   cells <- make_cells(op = c("a", "b"), msize = 1L)
   # two runs of three rounds: a is 1.1x b in five rounds, 0.95x in one; the
   # speed of each round differs 3x
@@ -45,14 +76,55 @@ test_that("a paired test is the signed-rank test of the rounds' log ratios", {
   b <- 1e-5 * speed
   values <- data.table(cell = rep(1:2, each = 6), run = rep(1:6, 2), median = c(a, b))
   setkeyv(values, c("cell", "run"))
-  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "rounds",
                         run_of_unit = c(1L, 1L, 1L, 2L, 2L, 2L))
   d <- log(a / b)
   expect_equal(t$pairs, 6L)
   expect_equal(t$runs_a, 2L)
   expect_equal(t$p_value, wilcox.test(d, alternative = "greater", exact = TRUE)$p.value)
   expect_equal(t$ratio, exp(median(outer(d, d, "+")[upper.tri(diag(6), diag = TRUE)] / 2)))
-  expect_equal(t$method, "paired")
+  expect_equal(t$method, "rounds")
+})
+
+test_that("one run gives no degrees of freedom: never decided, whatever its rounds say", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  rounds <- 12L
+  a <- 1e-5 * 1.04 * exp(rnorm(rounds, 0, 0.001))   # 4 % slower in this launch, every round
+  b <- rep(1e-5, rounds)
+  values <- data.table(cell = rep(1:2, each = rounds), run = rep(seq_len(rounds), 2), median = c(a, b))
+  setkeyv(values, c("cell", "run"))
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = rep(1L, rounds))
+  expect_equal(t$df, 0L)
+  expect_equal(t$p_value, 1)
+  expect_true(is.na(t$ratio_ci_low) && is.na(t$ratio_ci_high))
+  expect_false(t$violated)
+  d <- decide_tests(copy(t)[, `:=`(guideline = 1L, p_look = 0.001, ci_level_look = 0.95)],
+                    list(hold_ratio = 1.05, guidelines = list(list(v_thres = 1.03)), v_thres = 1.03))
+  expect_equal(d$decision, "open")
+  # the pooled test of the rounds decides it from that one launch
+  pooled <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"),
+                             method = "rounds", run_of_unit = rep(1L, rounds))
+  expect_true(pooled$violated)
+})
+
+test_that("a wild run leaves a test open, it does not decide it", {
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  runs <- 10L
+  rounds <- 5L
+  set.seed(4)
+  run_of_unit <- rep(seq_len(runs), each = rounds)
+  d <- rnorm(runs * rounds, 0, 0.02)
+  d[run_of_unit == 3L] <- d[run_of_unit == 3L] + log(5)   # one launch 5x slower on side a
+  values <- data.table(cell = rep(1:2, each = runs * rounds), run = rep(seq_len(runs * rounds), 2),
+                       median = c(1e-5 * exp(d), rep(1e-5, runs * rounds)))
+  setkeyv(values, c("cell", "run"))
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit)
+  expect_false(t$violated)
+  expect_gt(t$p_value, 0.05)
+  expect_gt(t$ratio_ci_high, 1.05)   # open at the hold ratio 1.05: it cannot hold either
+  expect_gt(t$launch_share, 0.9)
 })
 
 test_that("an archive without rounds is tested unpaired by default, paired by launches when asked", {
@@ -62,11 +134,13 @@ test_that("an archive without rounds is tested unpaired by default, paired by la
   launches <- test_table(analyze_archives(archive, root = nbh_root, method = "paired"))
   expect_setequal(unique(launches$method), "paired")
   expect_equal(unique(launches$pairs), 8L)
-  # 8 pairs reach at best 2^-8 > 0.001: no violation is possible, and the summary says so
-  expect_equal(sum(launches$violated), 0L)
+  expect_equal(unique(launches$df), 7L)
+  # one unit per run: the launch variance cannot be told from the rounds'
+  expect_true(all(is.na(launches$launch_share)))
   summary <- summary_power(summary_table(analyze_archives(archive, root = nbh_root, method = "paired")),
                            launches, 0.001)
-  expect_setequal(summary$power, "cannot detect")
+  expect_setequal(summary$power, "ok")
+  expect_true(all(launches[violated == TRUE, ratio] > 1.2))
 })
 
 test_that("an assessment set may ask for the study's test; --method overrides every set", {
@@ -110,7 +184,7 @@ test_that("A/A twins: tested against their originals (AA), left out of every oth
   expect_equal(s$nominal, 0.002)
 })
 
-test_that("more units than the exact test counts: the test pairs the runs (each run's median of its rounds)", {
+test_that("method = rounds with more units than the exact test counts: the test pairs the runs (each run's median of its rounds)", {
   cells <- make_cells(op = c("a", "b"), msize = 1L)
   runs <- 120L
   rounds <- 10L   # 1200 units > MAX_PAIRED_UNITS
@@ -121,7 +195,7 @@ test_that("more units than the exact test counts: the test pairs the runs (each 
   values <- data.table(cell = rep(1:2, each = runs * rounds), run = rep(seq_len(runs * rounds), 2), median = c(a, b))
   setkeyv(values, c("cell", "run"))
   run_of_unit <- rep(seq_len(runs), each = rounds)
-  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "paired",
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, values, c("op", "msize"), method = "rounds",
                         run_of_unit = run_of_unit)
   expect_equal(t$pairs, runs)
   expect_equal(t$runs_a, runs)
@@ -163,6 +237,11 @@ test_that("as_unit_runs: each row's unit as the join with the unit index gives i
     setkeyv(out, c("cell", "run"))[]
   }
   expect_identical(as_unit_runs(units, index), joined(units))
+  # sorted by (cell, run, round), as round_units gives them: sorted by (cell, unit) without a sort
+  sorted <- setkeyv(copy(units[run %in% index$index$run]), c("cell", "run", "round"))
+  sorted <- sorted[index$index, on = c("run", "round"), nomatch = NULL][, unit := NULL]
+  setkeyv(sorted, c("cell", "run", "round"))
+  expect_identical(as_unit_runs(sorted, index), joined(sorted))
   doubled <- copy(units)[, round := as.double(round)]   # not integers: the join itself
   expect_identical(as_unit_runs(doubled, index), joined(doubled))
 })

@@ -63,7 +63,7 @@ test_that("overlap.csv, the overlap plots and the report section are written", {
   report <- readLines(file.path(out, "report.md"))
   expect_true(any(report == "## Overlap with busy work"))
   expect_true(any(grepl("^!\\[Overlap: .*\\]\\(plots/overlap-01.png\\)", report)))
-  expect_true(file.exists(file.path(out, "plots", "overlap-01.pdf")))
+  expect_true(file.exists(file.path(out, "plots", "overlap-01.png")))
   expect_true(any(grepl("own ratio thresholds: GL16 \\(2 guidelines\\) v >= 1.1", report)))
   # No focus plot of a computed side (it has no raw times of its own).
   expect_false(any(grepl("focus-0[12]-GL16", list.files(file.path(out, "plots")))))

@@ -85,7 +85,7 @@ test_that("a busy work time that is NaN, text or negative is a malformed row, as
 })
 
 test_that("with rounds: every round of an experiment must be there; a clock round may keep fewer rows", {
-  rounded <- data.table(id = 1:2, nrep = 4L, blocks = 2L)
+  rounded <- data.table(id = 1:2, nrep = 4L, blocks = 2L, sync = c("barrier", "clock"))
   lines <- c("id,rep,round,seconds,work_seconds", "1,0,1,1.0e-05,0", "1,1,1,1.1e-05,0", "2,0,1,2.0e-05,0",
              "2,1,1,2.1e-05,0", "1,2,2,1.2e-05,0", "1,3,2,1.3e-05,0", "2,2,2,2.2e-05,0")
   # experiment 2 kept 1 of its 2 repetitions in round 2 (a clock start): the archive checked it
@@ -101,4 +101,43 @@ test_that("with rounds: every round of an experiment must be there; a clock roun
   m <- round_summary(x$id, x$round, x$seconds)
   expect_equal(m$median, c(2.05e-05, 2.2e-05))
   expect_equal(round_medians_tukey(x$id, x$round, x$seconds), m)
+})
+
+test_that("with rounds: rows fewer or more than nrep say so and are left out, unless the clock kept fewer", {
+  # experiments.csv says nrep 12 in 3 rounds, the results hold 10 repetitions
+  # of every experiment (4, 3, 3: what nrep 10 gives); before the rounds this
+  # was refused as "another number of rows than their nrep", so it is again
+  lines <- c("id,rep,round,seconds", unlist(lapply(1:2, function(i) {
+    sprintf("%d,%d,%d,%.1e", i, 0:9, rep(1:3, c(4L, 3L, 3L)), i * 1e-05 + (0:9) * 1e-07)
+  })))
+  twelve <- data.table(id = 1:2, nrep = 12L, blocks = 3L)
+  w <- warnings_of(x <- read_results(results_file(lines), "r9", twelve))
+  expect_equal(nrow(x), 0L)
+  expect_length(w, 1L)
+  expect_match(w, paste0("^run r9: experiment\\(s\\) 1, 2 have another number of rows than their nrep in ",
+                         "experiments.csv \\(experiment 1: 10 rows for nrep 12 in 3 round\\(s\\)\\); left out$"))
+  # the same on the clock: a clock start may keep fewer (the archive checked it against the kernel's count)
+  w <- warnings_of(x <- read_results(results_file(lines), "r9", twelve[, sync := "clock"]))
+  expect_length(w, 0L)
+  expect_equal(nrow(x), 20L)
+  # more rows than a round's share is wrong on the clock too
+  w <- warnings_of(x <- read_results(results_file(lines), "r9", data.table(id = 1:2, nrep = 8L, blocks = 3L,
+                                                                           sync = "clock")))
+  expect_equal(nrow(x), 0L)
+  expect_match(w, "experiment\\(s\\) 1, 2 have another number of rows than their nrep")
+  # and nrep 10: every round its share, no word
+  w <- warnings_of(x <- read_results(results_file(lines), "r9", data.table(id = 1:2, nrep = 10L, blocks = 3L)))
+  expect_length(w, 0L)
+  expect_equal(nrow(x), 20L)
+})
+
+test_that("an archive with rounds whose experiments.csv says nrep 12 while its runs hold 10 is refused, saying so", {
+  dir <- planted_archive(nrun = 3L, blocks = 3L)   # nrep 20 in 3 rounds
+  experiments <- fread(file.path(dir, "experiments.csv"))
+  fwrite(experiments[, nrep := 24L], file.path(dir, "experiments.csv"))
+  w <- warnings_of(e <- tryCatch(analyze_archives(dir, root = nbh_root), nbh_input_error = function(e) e))
+  expect_s3_class(e, "nbh_input_error")
+  expect_match(conditionMessage(e), "^nothing to assess: no measurement of .* is left after the checks")
+  expect_length(w, 6L)   # one per run and deployment, nothing else
+  expect_true(all(grepl("have another number of rows than their nrep in experiments.csv \\(experiment [0-9]+: 20 rows for nrep 24 in 3 round\\(s\\)\\); left out$", w)))
 })

@@ -102,14 +102,17 @@ test_that("regression_tests: the rank-sum p, the ratio and its interval on a han
   expect_equal(t$ratio, c(2.35 / 1.35, 1))
   expect_equal(t$min_p, c(1 / choose(16, 8), 1 / choose(6, 3)))
   expect_equal(t$verdict, c("slower", "cannot detect"))
-  ci <- ratio_ci(2 + (0:7) / 10, 1 + (0:7) / 10)
-  expect_equal(c(t$ratio_ci_low[1], t$ratio_ci_high[1]), unname(ci[c("low", "high")]))
+  # the interval of the same rank-sum test (Moses), as wilcox.test gives it
+  ci <- exp(as.numeric(wilcox.test(log(2 + (0:7) / 10), log(1 + (0:7) / 10), conf.int = TRUE)$conf.int))
+  expect_equal(c(t$ratio_ci_low[1], t$ratio_ci_high[1]), ci)
   expect_true(t$ratio_ci_low[1] < t$ratio[1] && t$ratio[1] < t$ratio_ci_high[1])
-  # Holm over the two tests: the smaller p times 2, the larger times 1 (at
-  # least the one before it); the smallest reachable p times the number of tests.
+  expect_true(is.na(t$ratio_ci_low[2]))   # 3 runs a side: no 95 % interval
+  # Holm over the four tests (each cell slower and faster): the smallest p
+  # times 4; the smallest reachable p times the number of tests (4).
   h <- regression_tests(pairs, new, old, new_medians, old_medians, key, adjust = "holm")
-  expect_equal(h$p_slower, c(2 * t$p_slower[1], t$p_slower[2]))
-  expect_equal(h$min_p, pmin(2 * t$min_p, 1))
+  expect_equal(h$p_slower, p.adjust(c(t$p_slower, t$p_faster), "holm")[1:2])
+  expect_equal(h$p_faster, p.adjust(c(t$p_slower, t$p_faster), "holm")[3:4])
+  expect_equal(h$min_p, pmin(4 * t$min_p, 1))
 })
 
 # Synthetic archives of the small campaign, one deployment: the new one

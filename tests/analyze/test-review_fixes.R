@@ -14,8 +14,10 @@ test_that("a computed side's interval is that of the computed b(r), not of its p
             text = "a <= plus(b; delay)", where = "test", computed = "plus_delay")
   t <- assess_computed_guideline(g, cells, medians, NULL, c("arrival", "arrival_us", "msize"), delays = delay)
   b <- medians[cell == 2L, median] + delays
-  right <- ratio_ci(a, b)
-  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), unname(right[c("low", "high")]))
+  # Moses's order statistics of the 100 log differences (k = 24: P(W <= 23) <= 0.025)
+  d <- sort(as.vector(outer(log(a), log(b), "-")))
+  k <- moses_rank(10L, 10L, 0.95)
+  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), exp(d[c(k, 101L - k)]), tolerance = 1e-12)
   partner <- ratio_ci(a, medians[cell == 2L, median])   # what the interval was taken from before
   expect_gt(log(t$ratio_ci_high / t$ratio_ci_low), 3 * log(partner[["high"]] / partner[["low"]]))
 })
@@ -38,7 +40,7 @@ test_that("--adjust keeps each guideline's own ratio threshold", {
   tests <- data.table(guideline = 1:2, test = 1:2, a_cell = c(1L, 3L), b_cell = c(2L, 4L), ratio = c(1.05, 1.05),
                       p_value = c(1e-8, 1e-8), violated = c(FALSE, TRUE), ratio_ci_low = 1.04, ratio_ci_high = 1.06)
   # guideline 1 has its own threshold 1.10 (GL16, AR1), guideline 2 the analysis's 1.03
-  t <- test_trust(tests, NULL, 0.001, c(1.10, 1.03), adjust = "holm")
+  t <- test_trust(tests, 0.001, c(1.10, 1.03), adjust = "holm")
   expect_equal(t$violated, c(FALSE, TRUE))
 })
 
@@ -79,16 +81,22 @@ test_that("the unpaired test compares the runs both sides have; the study's ever
 test_that("a paired guideline's test whose sides share no run gets its interval from the run medians", {
   # openmpi ~ mpich: paired by default, but the two libraries' cells come
   # from different runs, so the test falls back to the unpaired rank-sum
-  # test and no spread of the run medians was computed for it (a failure
-  # "could not find function J" before)
-  medians <- make_medians(list(`1` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 2e-5,
-                               `2` = c(1, 1.1, 1.2, 1.3, 1.05, 1.15, 1.25, 1.1) * 1e-5))
-  setkeyv(medians, c("cell", "run"))
-  tests <- data.table(guideline = 1L, test = 1L, a_cell = 1L, b_cell = 2L, ratio = 2, p_value = 1e-4,
-                      violated = TRUE, ratio_ci_low = NA_real_, ratio_ci_high = NA_real_)
-  t <- test_trust(tests, medians, 0.001, 1.03, spread = setNames(list(), character()), statistic = "median")
-  right <- test_trust(tests, medians, 0.001, 1.03)
-  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), c(right$ratio_ci_low, right$ratio_ci_high))
+  # test of the run medians, and its interval is that test's (Moses), of the
+  # run medians -- not of the round units
+  cells <- make_cells(op = c("a", "b"), msize = 1L)
+  rounds <- 5L
+  set.seed(9)
+  units <- data.table(cell = rep(1:2, each = 8 * rounds), run = seq_len(16 * rounds),
+                      median = c(2e-5 * exp(rnorm(8 * rounds, 0, 0.05)), 1e-5 * exp(rnorm(8 * rounds, 0, 0.05))))
+  setkeyv(units, c("cell", "run"))
+  run_of_unit <- rep(1:16, each = rounds)
+  run_medians <- units[, .(median = median(median)), keyby = .(cell, run = run_of_unit[run])]
+  t <- assess_guideline(guideline(c(op = "a"), c(op = "b")), cells, units, c("op", "msize"), method = "paired",
+                        run_of_unit = run_of_unit, run_medians = run_medians)
+  a <- run_medians[cell == 1L, median]
+  b <- run_medians[cell == 2L, median]
+  right <- exp(as.numeric(wilcox.test(log(a), log(b), conf.int = TRUE, exact = TRUE)$conf.int))
+  expect_equal(c(t$ratio_ci_low, t$ratio_ci_high), right, tolerance = 1e-12)
   expect_lt(t$ratio_ci_low, 2)
   expect_gt(t$ratio_ci_high, 2)
 })

@@ -70,7 +70,7 @@ assert_one_line_error() {
 }
 
 @test "an analysis writes every output and prints the report path last" {
-    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --out "$OUT"
+    run --separate-stderr nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --pdf
     [ "$status" -eq 0 ]
     [ "${lines[-1]}" = "$(cd "$OUT" && pwd)/report.html" ]
     [[ $output == *"GL4   neighbor_allgather <= neighbor_alltoall: "*" tests violated ("*" groups)"* ]]
@@ -126,7 +126,7 @@ assert_one_line_error() {
     assert_one_line_error 2 "b.conf:4: level 'alltoall' of parameter op is not in the archives"
 }
 
-@test "bad archives: exit 2, one line; an output directory that is not an analysis: exit 4" {
+@test "bad archives: exit 2, one line; an output directory that is not an analysis: exit 6, at once" {
     mkdir -p "$BATS_TEST_TMPDIR/empty"
     run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/empty" --out "$OUT"
     assert_one_line_error 2 "empty: not an archive \(experiments.csv is missing\)$"
@@ -136,8 +136,32 @@ assert_one_line_error() {
     assert_one_line_error 2 "broken/experiments.csv:2: column msize: 'big' is not an integer$"
     mkdir -p "$BATS_TEST_TMPDIR/mine" && touch "$BATS_TEST_TMPDIR/mine/thesis.tex"
     run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$BATS_TEST_TMPDIR/mine"
-    assert_one_line_error 4 "mine exists and is not an nbhbench analysis; choose another --out$"
+    assert_one_line_error 6 "mine exists and is not an earlier nbhbench analysis \(no .nbhbench-analysis\); nothing there is replaced: choose another --out$"
     [ -f "$BATS_TEST_TMPDIR/mine/thesis.tex" ]
+    [ "$(ls -A "$BATS_TEST_TMPDIR/mine")" = thesis.tex ]
+}
+
+@test "analyze prints a line per phase with the time since it began, on stdout" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT"
+    [ "$status" -eq 0 ]
+    phases=$(printf '%s\n' "${lines[@]}" | sed -n 's/^analyze: [0-9]*\.[0-9] s: //p' | sed 's/[0-9][0-9]*/N/g')
+    [ "$phases" = "reading N archive
+reducing N runs to their medians (N cells)
+assessing N guidelines
+writing the tables and drawing the plots of N tests
+writing the report" ]
+    # the times never go back
+    printf '%s\n' "${lines[@]}" | sed -n 's/^analyze: \([0-9]*\.[0-9]\) s: .*/\1/p' | sort -c -g
+    [ "${lines[-1]}" = "$OUT/report.html" ]
+}
+
+@test "an earlier analysis in --out is replaced, and analyze says so" {
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ]
+    [[ $output != *"replaced"* ]]
+    run --separate-stderr nbhbench analyze "$ARCHIVES/clean" --out "$OUT" --no-plots
+    [ "$status" -eq 0 ]
+    printf '%s\n' "${lines[@]}" | grep -qx "$OUT: the earlier analysis there was replaced by this one"
 }
 
 @test "missing and truncated results: warnings naming the runs, the analysis goes on" {
@@ -157,13 +181,21 @@ assert_one_line_error() {
     [ "$status" -eq 0 ]
     [ "$(grep -c ',openmpi,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
     [ "$(grep -c ',mpich,default,1x4,' "$OUT/summary.csv")" -eq 4 ]
+    # the terminal's summary: each library's guidelines under its name, the archives' order
+    summary=$(printf '%s\n' "${lines[@]}" | grep -v '^analyze: ' | sed -n '/:$/,$p' | grep -v 'report:$' | sed '$d')
+    [ "$(grep -c '^  GL' <<<"$summary")" -eq 8 ]
+    [ "$(grep -v '^  ' <<<"$summary")" = "openmpi:
+mpich:" ]
+    [ "$(sed -n 2p <<<"$summary" | cut -c1-8)" = "  GL4   " ]
     printf '[libraries]\nparameter = library\nvaried = msize\nopenmpi ~ mpich\n' >"$BATS_TEST_TMPDIR/lib.conf"
     run nbhbench analyze "$ARCHIVES/clean" "$ARCHIVES/mpich" --out "$OUT" --no-plots --assess "$BATS_TEST_TMPDIR/lib.conf"
     [ "$status" -eq 0 ]
+    printf '%s\n' "${lines[@]}" | grep -qx 'libraries compared:'
+    printf '%s\n' "${lines[@]}" | grep -q '^        openmpi ~ mpich: 0/96 tests violated (0/24 groups)' 
     [[ "$(sed -n 2p "$OUT/summary.csv")" == "libraries,,openmpi ~ mpich,,default,1x4,4,0,96,0,24,"*",ok" ]]
 }
 
-@test "the default output directory is analyses/NAME, then NAME-2; never overwritten" {
+@test "the default output directory is analyses/NAME, then NAME_2; never overwritten" {
     run nbhbench analyze "$ARCHIVES/clean" --no-plots
     [ "$status" -eq 0 ]
     first=${lines[-1]%/report.html}
@@ -172,14 +204,36 @@ assert_one_line_error() {
     second=${lines[-1]%/report.html}
     rm -rf "$first" "$second"
     [ "$first" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean" ]
-    [ "$second" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean-2" ]
+    [ "$second" = "$(cd "$NBH_ROOT" && pwd)/analyses/clean_2" ]
+}
+
+@test "several archives: the folder names their campaign, their libraries and the latest archive time" {
+    # copy_as SYNTHETIC NAME LIBRARY: the synthetic archive as nbhbench archive names it
+    copy_as() {
+        cp -r "$ARCHIVES/$1" "$BATS_TEST_TMPDIR/$2"
+        printf '{\n "format": 1,\n "campaign": "demo",\n "library": "%s"\n}\n' "$3" >"$BATS_TEST_TMPDIR/$2/archive.json"
+    }
+    copy_as clean demo-openmpi-20261127-101500 openmpi
+    copy_as mpich demo-mpich-20261125-101500 mpich
+    run nbhbench analyze "$BATS_TEST_TMPDIR/demo-openmpi-20261127-101500" "$BATS_TEST_TMPDIR/demo-mpich-20261125-101500" --no-plots
+    [ "$status" -eq 0 ]
+    rm -rf "${lines[-1]%/report.html}"
+    [ "${lines[-1]}" = "$(cd "$NBH_ROOT" && pwd)/analyses/demo-openmpi-mpich-20261127-101500/report.html" ]
+}
+
+@test "a campaign's workspace is not an archive: analyze says to archive it first" {
+    mkdir -p "$BATS_TEST_TMPDIR/work/halo"
+    echo '{}' >"$BATS_TEST_TMPDIR/work/halo/campaign.json"
+    run --separate-stderr nbhbench analyze "$BATS_TEST_TMPDIR/work/halo"
+    [ "$status" -eq 2 ]
+    [ "$stderr" = "nbhbench: $BATS_TEST_TMPDIR/work/halo: this is a workspace, not an archive: run \`nbhbench archive halo\` first, then analyze the archive it prints" ]
 }
 
 @test "several parameter sets: what heals what against --reference-set; an unknown set is one line, exit 2" {
     run --separate-stderr nbhbench analyze "$ARCHIVES/tuning" --out "$OUT" --no-plots --reference-set tuned
     [ "$status" -eq 0 ]
-    [ "$(head -n1 "$OUT/heal_sets.csv")" = "reference,param_set,library,deployment,nprocs,ref_violations,removed,kept,not_measured,added,cells,cells_slower,cells_faster,max_ratio,min_ratio" ]
-    [ "$(sed -n 2p "$OUT/heal_sets.csv" | cut -d, -f1-4,11)" = "tuned,default,openmpi,1x4,96" ]
+    [ "$(head -n1 "$OUT/heal_sets.csv")" = "reference,param_set,library,deployment,nprocs,ref_violations,removed,no_longer_significant,kept,not_measured,added,cells,cells_slower,cells_faster,max_ratio,min_ratio" ]
+    [ "$(sed -n 2p "$OUT/heal_sets.csv" | cut -d, -f1-4,12)" = "tuned,default,openmpi,1x4,96" ]
     [[ $(head -n1 "$OUT/heal.csv") == reference,param_set,status,guideline_no,* ]]
     [ "$(wc -l <"$OUT/set_comparison.csv")" -eq 97 ]
     grep -q '^- parameter sets: `default`, `tuned`; reference: `tuned`$' "$OUT/report.md"
@@ -210,8 +264,8 @@ assert_one_line_error() {
     assert_one_line_error 2 "^nbhbench: --adjust needs a value"
     run nbhbench analyze "$ARCHIVES/planted" --out "$OUT" --no-plots --adjust bh
     [ "$status" -eq 0 ]
-    head -n1 "$OUT/tests.csv" | grep -q ',ratio,ratio_ci_low,ratio_ci_high,p_value,p_adjusted,slower,'
-    head -n1 "$OUT/violations.csv" | grep -q ',p_value,p_adjusted,'
+    head -n1 "$OUT/tests.csv" | grep -q ',ratio,ratio_ci_low,ratio_ci_high,p_value,p_reverse,p_adjusted,var_launch,var_round,launch_share,slower,'
+    head -n1 "$OUT/violations.csv" | grep -q ",p_value,p_reverse,p_adjusted,"
     head -n1 "$OUT/summary.csv" | grep -q ',min_p_value,min_p_adjusted,smallest_p,power$'
     grep -q "p-values adjusted by Benjamini-Hochberg (--adjust bh)" "$OUT/report.md"
     grep -q '| p bh |' "$OUT/report.md"
@@ -227,7 +281,7 @@ assert_one_line_error() {
     [ "$status" -eq 0 ]
     grep -q "^Chance alone: were no guideline ever broken, about 0.16 of these 160 tests would still have p <= 0.001" "$OUT/report.md"
     grep -q "| ratio | 95% CI | p |" "$OUT/report.md"
-    grep -q "every ratio with its 95% confidence interval (paired tests: from the signed-rank test.s Walsh averages; unpaired: bootstrap over runs" "$OUT/report.md"
+    grep -q "every ratio with its 95% confidence interval (paired and launch pairs: the t interval over the runs; rounds: the signed-rank test.s Walsh averages; unpaired: the rank-sum test.s interval of the shift, Moses" "$OUT/report.md"
 }
 
 @test "too few runs: 'cannot detect' in summary.csv and at the top of the report; --fail-on-violation fails" {
@@ -281,7 +335,8 @@ distinct_columns() {
     [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,graph,weights,layout,type_constructor,packing,unit,unit2,stride,stride2,halo_n,matrix_n,arrival,arrival_us,late_rank,sync,twin,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,verdict" ]
     [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/planted/experiments.csv")" = \
         "$(tail -n +2 "$ARCHIVES/planted/planted.csv" | cut -d, -f1 | sort -n)" ]
-    ls "$OUT/plots/regression-01.png" "$OUT/plots/regression-01.pdf" >/dev/null
+    ls "$OUT/plots/regression-01.png" >/dev/null
+    [ ! -e "$OUT/plots/regression-01.pdf" ]   # PDF only with --pdf
     grep -q "<h2 id=\"release-regression\">Release regression</h2>" "$OUT/report.html"
     grep -q "baseline: \`clean\`" "$OUT/report.md"
     # The other way round the same cells are faster, and nothing is slower: exit 0.

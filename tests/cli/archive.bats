@@ -2,6 +2,7 @@
 # nbhbench archive CAMPAIGN | archive --verify PATH
 
 load workflow_helpers
+bats_require_minimum_version 1.5.0
 
 setup() { workflow_setup; }
 
@@ -29,6 +30,16 @@ setup() { workflow_setup; }
     [ "$status" -eq 0 ]
     [ "${lines[-1]}" != "$first" ]
     [ -f "$first/MANIFEST.sha256" ]
+}
+
+@test "archive with a run never submitted (pending) exits 1, as its help says, and makes no archive" {
+    "$NBH" generate demo --env local-openmpi --set nrun=2 --set nrep=2 --set msize=64 >/dev/null
+    "$NBH" submit demo >/dev/null
+    rm "$NBH_WORK/demo/attempts/1x4-default-r002.a1."*   # as if the submit had stopped before it
+    run --separate-stderr "$NBH" archive demo
+    [ "$status" -eq 1 ]
+    [ "$stderr" = "nbhbench: 1 run(s) of demo are pending, never submitted (1x4-default-r002); submit them first (nbhbench submit demo), then archive" ]
+    [ ! -e "$NBH_ARCHIVES" ] || [ -z "$(ls "$NBH_ARCHIVES")" ]
 }
 
 @test "archive --verify says an intact archive is intact" {
@@ -78,8 +89,9 @@ setup() { workflow_setup; }
     run "$NBH" archive demo
     [ "$status" -eq 0 ]
     [[ "$output" == *"nbhbench: archive: 1 of 2 runs incomplete: 1x4-default-r002 failed (0/10)"* ]]
-    # exit code 9, 0 rows rejected; no hosts, layout or reorder record: the kernel never started; round 1
-    grep -Eq "^1x4-default-r002,.*,failed,0,10,,9,,0(,){7},1$" "${lines[-1]}/runs.csv"
+    # exit code 9, 0 rows rejected; no hosts, layout or reorder record: the kernel never started; round 1;
+    # one parameter set: no interleave, no slot; its job started second (the local record's start)
+    grep -Eq "^1x4-default-r002,.*,failed,0,10,,9,,0(,){7},1,,,2$" "${lines[-1]}/runs.csv"
 }
 
 @test "archive of a campaign not generated fails with exit 2" {

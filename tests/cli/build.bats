@@ -55,6 +55,14 @@ setup() { workflow_setup; }
     [[ "${lines[-1]}" == "nbhbench: build: mpicc.nothere not found"* ]]
 }
 
+@test "build for a release install-mpi installs, not installed: the line names install-mpi" {
+    sed -e 's|^mpicc = .*|mpicc = {root}/.mpi/openmpi-9.9.9/bin/mpicc|' -e 's/^library = .*/library = openmpi-9.9.9/' \
+        "$NBH_REPO/env/local-openmpi5" >"$BATS_TEST_TMPDIR/env"
+    run "$NBH" build --env "$BATS_TEST_TMPDIR/env"
+    [ "$status" -eq 3 ]
+    [[ "${lines[-1]}" == "nbhbench: build: "*"/.mpi/openmpi-9.9.9/bin/mpicc not found (environment "*"/env): openmpi-9.9.9 is not installed (run: nbhbench install-mpi openmpi==9.9.9)" ]]
+}
+
 @test "build with a broken environment file names its line" {
     printf 'library = x\nmpicc\n' >"$BATS_TEST_TMPDIR/env"
     run "$NBH" build --env "$BATS_TEST_TMPDIR/env"

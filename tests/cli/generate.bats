@@ -70,6 +70,12 @@ setup() { workflow_setup; }
     [[ "$output" == *"no CAMPAIGN given"* ]]
 }
 
+@test "generate with a misspelt campaign names the closest shipped one" {
+    run "$NBH" generate dmeo
+    [ "$status" -eq 2 ]
+    [[ "$output" == "nbhbench: unknown campaign 'dmeo' (did you mean demo? campaigns/ has: app-graphs, "* ]]
+}
+
 @test "generate with an unknown campaign lists the shipped ones" {
     run "$NBH" generate nope
     [ "$status" -eq 2 ]
@@ -105,13 +111,16 @@ setup() { workflow_setup; }
     [ -f "$NBH_WORK/demo/results/1x4-default-r001.a1.results.csv" ]
 }
 
-@test "generate warns when nrun x blocks cannot reach the p threshold: at 9 rounds, not at 10" {
-    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=3 --set blocks=3
+@test "generate warns when nrun is too few launches for the two-level test: at 3 runs, not at 6, whatever the rounds" {
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=3 --set blocks=10
     [ "$status" -eq 0 ]
     [ "${#stderr_lines[@]}" -eq 1 ]
-    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=3 x blocks=3 cannot show a violation: "*"2^-9 = 0.00195, above 0.001"*"use nrun x blocks >= 10" ]]
+    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=3 can show a violation only where the runs agree closely: "*"(2 degrees of freedom, t = 22.3 at p = 0.001)"*"use nrun >= 6"* ]]
     [ -f "$NBH_WORK/demo/inputs/1x4-default-r003.csv" ]
-    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=2 --set blocks=5
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=1 --set blocks=10
+    [ "$status" -eq 0 ]
+    [[ "${stderr_lines[0]}" == "nbhbench: warning: nrun=1 cannot show a violation: the two-level test compares launches"* ]]
+    run --separate-stderr "$NBH" generate demo --env local-openmpi --set nrun=6 --set blocks=1
     [ "$status" -eq 0 ]
     [ -z "$stderr" ]
 }

@@ -11,7 +11,7 @@ setup() {
 @test "nbhbench help lists every command with its summary" {
     run "$NBH" help
     [ "$status" -eq 0 ]
-    for command in analyze archive build deps demo dims generate history install-mpi list status submit; do
+    for command in analyze archive build deps demo dims generate history install-mpi list plan status submit tune; do
         [[ "$output" == *"  $command "* ]]
     done
     [[ "$output" == *"dims         the grid nbhbench uses for P processes in NDIM dimensions"* ]]
@@ -33,6 +33,14 @@ setup() {
     [ "$output" = "nbhbench: no such command 'frobnicate' (see: nbhbench help)" ]
 }
 
+@test "a misspelt command gets the closest one (a swap of two letters too)" {
+    run "$NBH" lsit
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: no such command 'lsit' (did you mean list? see: nbhbench help)" ]
+    run "$NBH" analyse
+    [ "$output" = "nbhbench: no such command 'analyse' (did you mean analyze? see: nbhbench help)" ]
+}
+
 @test "dims prints tuw_dims_create's grid" {
     run "$NBH" dims 12 2
     [ "$status" -eq 0 ]
@@ -49,6 +57,10 @@ setup() {
     [ "${lines[0]}" = "tuw_dims_create: 9 8" ]
     [[ "$output" == *"openmpi MPI_Dims_create: 12 6"* ]]
     [[ "$output" == *"mpich MPI_Dims_create: 9 8"* ]]
+    compared=$output
+    run "$NBH" dims 72 2 --compare   # the option after P NDIM, as the README's line has it
+    [ "$status" -eq 0 ]
+    [ "$output" = "$compared" ]
 }
 
 @test "dims refuses bad arguments with one line and exit 2" {
@@ -64,6 +76,9 @@ setup() {
     run "$NBH" dims 12
     [ "$status" -eq 2 ]
     [ "$output" = "nbhbench: usage: nbhbench dims [--compare] P NDIM" ]
+    run "$NBH" dims 12 2 --comapre
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: dims: unknown option '--comapre' (usage: nbhbench dims [--compare] P NDIM)" ]
 }
 
 @test "deps --check prints nothing when everything is installed" {

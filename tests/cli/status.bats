@@ -53,6 +53,13 @@ setup() { workflow_setup; }
     [[ "$output" == *"has not been generated yet"* ]]
 }
 
+@test "status of a misspelt campaign names the generated one it was likely meant to be" {
+    "$NBH" generate demo --set nrun=1 >/dev/null
+    run "$NBH" status dmeo
+    [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: campaign dmeo has not been generated (did you mean demo? generated: demo)" ]
+}
+
 @test "status without CAMPAIGN fails with exit 2" {
     run "$NBH" status
     [ "$status" -eq 2 ]

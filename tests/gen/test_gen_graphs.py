@@ -61,6 +61,37 @@ def test_stencils_have_the_textbook_number_of_nonzeros():
     assert generators.stencil(n, 3, 27).nonzeros == (3 * n - 2) ** 3
 
 
+def brute_force_stencil(n, ndim, points):
+    """Every (row, column) of the stencil from each unknown's coordinates, one by one."""
+    pairs = []
+    for index in range(n ** ndim):
+        here = np.unravel_index(index, (n,) * ndim)
+        for there in np.ndindex(*(3,) * ndim):
+            step = np.array(there) - 1
+            if points in (5, 7) and np.abs(step).sum() > 1:
+                continue
+            other = np.array(here) + step
+            if np.all((other >= 0) & (other < n)):
+                pairs.append((index, int(np.ravel_multi_index(other, (n,) * ndim))))
+    return Pattern.of(n ** ndim, *np.array(pairs).T)
+
+
+@pytest.mark.parametrize("n,ndim,points", [(1, 3, 7), (2, 2, 5), (4, 2, 5), (5, 3, 7), (4, 3, 27)])
+def test_stencils_made_without_a_sort_equal_the_brute_force_ones(n, ndim, points):
+    # In order and symmetric by construction: the same rows and columns, in the
+    # same order, as sorting every unknown's neighbors; its adjacency and edge
+    # cut taken as symmetric equal the general way's (A + A^T, sorted).
+    fast, slow = generators.stencil(n, ndim, points), brute_force_stencil(n, ndim, points)
+    assert fast.symmetric and not slow.symmetric
+    assert np.array_equal(fast.row, slow.row) and np.array_equal(fast.col, slow.col)
+    for mine, theirs in zip(fast.symmetric_adjacency(), slow.symmetric_adjacency()):
+        assert np.array_equal(mine, theirs)
+    parts = np.arange(n ** ndim) * 3 // max(n ** ndim, 1)
+    assert halo.edge_cut(fast, parts) == halo.edge_cut(slow, parts)
+    for mine, theirs in zip(halo.halo_edges(fast, parts, 3), halo.halo_edges(slow, parts, 3)):
+        assert np.array_equal(mine, theirs)
+
+
 def test_random_geometric_graph_equals_the_brute_force_one_and_is_seeded():
     pattern = generators.random_geometric(600, 0.08, 2, 7)
     points = np.random.Generator(np.random.PCG64(7)).random((600, 2))

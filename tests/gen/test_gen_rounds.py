@@ -6,6 +6,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import subprocess
 
 import pytest
@@ -108,6 +109,30 @@ def test_rounds_interleave_the_deployments_that_need_runs():
     assert [r["ids"] for r in new] == [[1], [2, 3], [1], [2, 3]]
 
 
+def test_a_later_round_of_several_sets_is_interleaved_in_slots_after_the_last(tmp_path):
+    campaign = tmp_path / "two-sets"
+    shutil.copytree(ROOT / "campaigns" / "demo", campaign)
+    with open(campaign / "campaign.conf", "a") as f:
+        f.write("\n[param_set default]\n\n[param_set dynamic]\ncoll_tuned_use_dynamic_rules = true\n")
+    workspace, _ = generate(str(campaign), "local-openmpi", ["adaptive=yes", "nrun=10", "nrun_max=22",
+                                                              "nrun_step=3"])
+    info = workspace.info()
+    runs = workspace.runs()
+    assert max(int(r["slot"]) for r in runs) == 10
+    needed = {("1x4", "default"): {1, 2}, ("1x4", "dynamic"): {2}}
+    new = rounds.round_runs(runs, needed, 3, 22, info["settings"]["seed"], 2)
+    assert [r["slot"] for r in new] == [11, 11, 12, 12, 13, 13]
+    assert all(sorted(r["param_set"] for r in new if r["slot"] == k) == ["default", "dynamic"] for k in (11, 12, 13))
+    assert {r["interleave"] for r in new} == {runs[0]["interleave"]}
+    assert len({tuple(r["param_set"] for r in new if r["slot"] == k) for k in (11, 12, 13)}) > 1 or \
+        len({tuple(r["param_set"] for r in runs if r["slot"] == str(k)) for k in range(1, 11)}) > 1
+    env = read_environment(str(workspace.env / info["env"]))
+    rounds.write_round(workspace, info, env, new, [int(e["id"]) for e in workspace.experiments()])
+    assert [r["slot"] for r in workspace.runs()[20:]] == ["11", "11", "12", "12", "13", "13"]
+    one = rounds.round_runs(workspace.runs(), {("1x4", "dynamic"): {2}}, 3, 22, info["settings"]["seed"], 3)
+    assert [(r["interleave"], r["slot"]) for r in one] == [("", "")] * 3, "a slot of one set is no interleave"
+
+
 def test_never_more_rounds_than_looks_planned_whatever_each_round_needs():
     # 1x4 and 1x2 need runs in turn: each round brings a deployment that sat rounds out to the
     # round's planned count (10, 15, 20, 22), and none gets runs after round 4, the last of 4 looks
@@ -178,17 +203,21 @@ def test_nrun_max_below_nrun_in_campaign_conf_is_one_line_naming_its_line(tmp_pa
 
 
 def test_generate_warns_when_the_first_round_cannot_reach_the_first_looks_threshold(capsys):
-    # 8 runs of 1 round reach 2^-8 = 0.0039 (paired); O'Brien-Fleming-type spending of 0.001 allows
-    # the first look, at 8 / 27 of the information, 2 (1 - Phi(3.2905 / sqrt(8 / 27))) = 1.5e-9.
+    # O'Brien-Fleming-type spending of 0.001 allows the first look, at 8 / 27 of the information,
+    # 2 (1 - Phi(3.2905 / sqrt(8 / 27))) = 1.5e-9: the two-level test over 8 runs (t = 36.6 with 7
+    # degrees of freedom) needs their mean 12.9 spreads above 0; 17 runs reach 3 spreads.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
              "--set", "nrun_step=1", "--set", "blocks=1"])
     said = capsys.readouterr()
     assert "at most 20 looks; each test's looks spend p_thres 0.001 by obrien-fleming spending on its runs / " \
            "nrun_max (the first look at p <= 1.49e-09) and the intervals' 2.5 % by pocock spending" in said.out
-    assert "nrun=8 x blocks=1 cannot show a violation in the first round" in said.err
-    assert "above 1.49e-09, the first look's share of the p threshold 0.001 (error spending" in said.err
-    assert "use nrun x blocks >= 30" in said.err
-    # 8 runs of 4 rounds: 2^-32 = 2.3e-10 reaches even that.
+    assert "nrun=8 can show a violation in the first round (its look's share 1.49e-09 of the p threshold 0.001" \
+        in said.err
+    assert "use nrun >= 17" in said.err
+    # More rounds do not help: the launches are the unit.
     command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=8", "--set", "nrun_max=27",
              "--set", "nrun_step=1", "--set", "blocks=4"])
+    assert "use nrun >= 17" in capsys.readouterr().err
+    command(["demo", "--env", "local-openmpi", "--set", "adaptive=yes", "--set", "nrun=17", "--set", "nrun_max=27",
+             "--set", "nrun_step=1", "--set", "blocks=1"])
     assert "warning" not in capsys.readouterr().err

@@ -133,6 +133,10 @@ def test_an_unknown_name_says_the_closest_known_one(raw, parameter, message):
 def test_the_closest_name_is_by_edits_case_ignored_and_only_when_close():
     assert closest_name.edit_distance("kitten", "sitting") == 3
     assert closest_name.edit_distance("rand", "RAND") == 0 and closest_name.edit_distance("", "abc") == 3
+    # A swap of neighbours is one edit (the kernel's the same: tests/kernel/unit/test_closest_name.c).
+    assert [closest_name.edit_distance(a, b) for a, b in (("lsit", "list"), ("dmeo", "demo"), ("ab", "ba"),
+                                                          ("ca", "abc"))] == [1, 1, 1, 3]
+    assert closest_name.closest("dmeo", ["demo", "halo"]) == "demo"
     assert closest_name.closest("alltoal", REG.operations) == "alltoall"
     assert closest_name.closest("ab", ["abc"]) is None  # one edit in two letters is no typo
     assert closest_name.closest("neighbor", REG.operations) is None

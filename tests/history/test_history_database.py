@@ -85,6 +85,31 @@ def test_the_same_archive_twice_is_a_no_op(sqlite_history, series_archives, tmp_
     assert rows(sqlite_history, "SELECT COUNT(*) FROM entries") == before
 
 
+def test_an_archive_of_runs_already_in_is_already_in_and_one_sharing_some_is_refused(sqlite_history,
+                                                                                       series_archives, tmp_path):
+    """An archive made again from the same workspace (another manifest, the
+    same launches: here the same runs' results, re-sealed on another day)
+    is "already in"; one that shares some launches with an entry and brings
+    others is refused in one line: its shared runs would count twice."""
+    before = rows(sqlite_history, "SELECT COUNT(*) FROM entries")
+    again = tmp_path / "again"
+    shutil.copytree(series_archives[3], again)
+    seal(again, "2026-02-01T12:00:00Z", "Open MPI v5.0.4, synthetic")
+    done = nbhbench("history", "add", "--db", sqlite_history, again)
+    assert done.stdout.strip() == f"{again}: already in {sqlite_history} (entry 4); nothing added", done.stdout
+    more = tmp_path / "more"
+    shutil.copytree(series_archives[3], more)
+    with open(more / "results" / "1x4-default-r002.results.csv", "a") as f:
+        f.write(f"1,{10 ** 6},1.0e-5\n")   # another launch of run r002
+    seal(more, "2026-02-02T12:00:00Z", "Open MPI v5.0.4, synthetic")
+    done = nbhbench("history", "add", "--db", sqlite_history, more, check=False)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert (f"{more.name}: 7 of its 8 launches are in the history {sqlite_history} already (entry 4, archive "
+            f"{series_archives[3].name}: run 1x4-default-r001)") in done.stderr, done.stderr
+    assert rows(sqlite_history, "SELECT COUNT(*) FROM entries") == before
+    assert rows(sqlite_history, "SELECT COUNT(*) FROM launches") == [(8 * len(series_archives),)]
+
+
 def test_a_damaged_or_foreign_directory_is_refused_with_one_line(sqlite_history, series_archives, tmp_path):
     damaged = tmp_path / "damaged"
     shutil.copytree(series_archives[0], damaged)

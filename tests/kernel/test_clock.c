@@ -5,17 +5,21 @@
  * tests/kernel/test_kernel_clock_sync.py can check the clock models, and
  * one process can be forced to reach its starts late. Configured by
  *   NBH_TEST_CLOCK="offset_us=O,drift_ppm=D[,late_rank=R,late_us=U,late_every=N]
- *                   [,wrong_rank=W,wrong_us=E]"
+ *                   [,held_rank=H,held_us=V,held_every=M][,wrong_rank=W,wrong_us=E]"
  * process r's clock is m + r x O us + r x D ppm x m, m the machine's
  * CLOCK_MONOTONIC (one clock for every process of the machine, so rank 0's
  * true time is known everywhere); process R busy-waits U us before every
- * N-th start (N default 4) of a clock-synchronised batch; process W's
+ * N-th start (N default 4) of a clock-synchronised batch; process H is
+ * held up V us inside its wait for every M-th start (M default 4), at its
+ * first look at the clock, as the scheduler may preempt a spinning
+ * process (it got there in time, and started late); process W's
  * every model of rank 0's clock is E us ahead of what it estimated (so it
  * starts E us early, and its own lateness cannot tell). Every model
  * check prints, from rank 0,
  *   nbh-kernel: test clock: experiment ID WHEN: largest error E us (bound B us)
  * E the largest |model's rank-0 time - rank 0's true time| of any process,
- * B the largest error bound of the models (clock_model.h). */
+ * B the largest error bound of the models then (clock_bound_at,
+ * clock_model.h); WHEN is estimate, resync or end. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,9 +31,9 @@
 
 static struct {
     int ready, rank;
-    double offset, drift, late_us, wrong_us;
-    int late_rank, late_every, wrong_rank;
-} skew = {.late_rank = -1, .late_every = 4, .wrong_rank = -1};
+    double offset, drift, late_us, wrong_us, held_us;
+    int late_rank, late_every, wrong_rank, held_rank, held_every, held_now;
+} skew = {.late_rank = -1, .late_every = 4, .wrong_rank = -1, .held_rank = -1, .held_every = 4};
 
 static double monotonic(void)
 {
@@ -65,6 +69,12 @@ static void configure(void)
             skew.wrong_us = value;
         else if (strcmp(name, "late_every") == 0)
             skew.late_every = (int)value > 0 ? (int)value : 1;
+        else if (strcmp(name, "held_rank") == 0)
+            skew.held_rank = (int)value;
+        else if (strcmp(name, "held_us") == 0)
+            skew.held_us = value;
+        else if (strcmp(name, "held_every") == 0)
+            skew.held_every = (int)value > 0 ? (int)value : 1;
         s += used;
         s += *s == ',';
     }
@@ -85,7 +95,7 @@ void local_clock_audit(MPI_Comm base, const struct clock_model *model, long id, 
 {
     configure();
     double m = monotonic();
-    double mine[2] = {fabs(clock_global(model, skewed(m)) - m), model->bound}, largest[2];
+    double mine[2] = {fabs(clock_global(model, skewed(m)) - m), clock_bound_at(model, skewed(m))}, largest[2];
     MPI_Reduce(mine, largest, 2, MPI_DOUBLE, MPI_MAX, 0, base);
     int rank;
     MPI_Comm_rank(base, &rank);
@@ -94,14 +104,27 @@ void local_clock_audit(MPI_Comm base, const struct clock_model *model, long id, 
                 when, largest[0] * 1e6, largest[1] * 1e6);
 }
 
+static void busy_wait(double us)
+{
+    double until = monotonic() + us * 1e-6;
+    while (monotonic() < until)
+        ;
+}
+
 void local_clock_stall(long attempt)
 {
     configure();
-    if (skew.rank != skew.late_rank || attempt % skew.late_every != skew.late_every - 1)
+    skew.held_now = skew.rank == skew.held_rank && attempt % skew.held_every == skew.held_every - 1;
+    if (skew.rank == skew.late_rank && attempt % skew.late_every == skew.late_every - 1)
+        busy_wait(skew.late_us);
+}
+
+void local_clock_waiting(void)
+{
+    if (!skew.held_now)
         return;
-    double until = monotonic() + skew.late_us * 1e-6;
-    while (monotonic() < until)
-        ;
+    skew.held_now = 0;
+    busy_wait(skew.held_us);
 }
 
 void local_clock_distort(struct clock_model *m)

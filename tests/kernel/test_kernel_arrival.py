@@ -5,19 +5,9 @@ its median time lands in PREFIX.ranks.csv, with the late process's
 neighbors named."""
 import pandas as pd
 
-M = (1 << 64) - 1
-ARRIVAL_STREAM = 0x5851F42D4C957F2D  # kernel/arrival.h
+from workflow.kernel_draws import uniform_delays
+
 NREP, D = 6, 300.0
-
-
-def splitmix(state):
-    """The kernel's stream (kernel/seeds.c): its outputs from STATE."""
-    while True:
-        state = (state + 0x9E3779B97F4A7C15) & M
-        z = state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M
-        yield z ^ (z >> 31)
 
 
 def experiments():
@@ -37,8 +27,7 @@ def test_delays_are_drawn_as_recorded_and_timed(kernel, library):
 
     uniform = delays[delays["id"] == 1]
     for _, row in seeds.iterrows():
-        stream = splitmix(int(row["seed"]) ^ ARRIVAL_STREAM)
-        expected = [round(D * (next(stream) >> 11) / 2 ** 53, 6) for _ in range(NREP)]
+        expected = [round(x, 6) for x in uniform_delays(int(row["seed"]), 1, D, NREP)]
         drawn = uniform[uniform["rank"] == int(row["rank"])].sort_values("attempt")["delay_us"].round(6).tolist()
         assert drawn == expected, f"rank {row['rank']}: the delays follow its recorded seed"
 

@@ -17,7 +17,7 @@ from kernel_runner import BUILD, input_text, launch_command
 OFFSET_US, DRIFT_PPM, NPROCS, NREP = 2500.0, 20.0, 3, 20
 
 
-def run_testclock(library, tmp_path, clock, count=6):
+def run_testclock(library, tmp_path, clock, count=6, args=()):
     rows = [dict(id=i, op="bcast" if i % 2 else "neighbor_alltoall", topology="cart", ndim=1, nfin=0, reorder=0,
                  msize=64, nrep=NREP, seed=5, arrival="uniform" if i == 3 else "none",
                  arrival_us=50 if i == 3 else None, sync="clock") for i in range(1, count + 1)]
@@ -25,7 +25,7 @@ def run_testclock(library, tmp_path, clock, count=6):
     source.write_text(input_text(rows))
     prefix = tmp_path / "out"
     command, env = launch_command(library, NPROCS, [str(BUILD / library / "nbh-kernel-testclock"), "-i", str(source),
-                                                    "-o", str(prefix)], [("NBH_TEST_CLOCK", clock)])
+                                                    "-o", str(prefix), *args], [("NBH_TEST_CLOCK", clock)])
     before = time.monotonic()
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
     after = time.monotonic()
@@ -35,11 +35,16 @@ def run_testclock(library, tmp_path, clock, count=6):
     return done.stderr, preparation, results, (before, after)
 
 
-def errors(stderr):
-    """(experiment, when) -> the largest model error and error bound, us (test_clock.c's lines)."""
-    found = re.findall(r"nbh-kernel: test clock: experiment (\d+) (estimate|end): largest error ([0-9.]+) us "
+def audits(stderr):
+    """[(experiment, when, the largest model error, its error bound then, us)] (test_clock.c's lines)."""
+    found = re.findall(r"nbh-kernel: test clock: experiment (\d+) (estimate|resync|end): largest error ([0-9.]+) us "
                        r"\(bound ([0-9.]+) us\)", stderr)
-    return {(int(i), when): (float(e), float(b)) for i, when, e, b in found}
+    return [(int(i), when, float(e), float(b)) for i, when, e, b in found]
+
+
+def errors(stderr):
+    """(experiment, when) -> the largest model error and error bound, us, at its estimate and end."""
+    return {(i, when): (e, b) for i, when, e, b in audits(stderr) if when != "resync"}
 
 
 def within(error, few=5.0):
@@ -61,6 +66,11 @@ def test_the_clock_models_find_the_offsets_and_drifts(library, tmp_path):
     # they are made and still when their repetitions are done.
     assert within(found[1, "estimate"]), found
     assert all(within(found[i, when]) for i in (5, 6) for when in ("estimate", "end")), found
+    # Estimated once per run and resynchronised when the bounds say so: every
+    # model, whenever it was checked, within its error bound as it had grown
+    # by then (or a few us).
+    checked = audits(stderr)
+    assert all(error < max(5.0, bound) for _, _, error, bound in checked), checked
     # The spread of the estimated offsets: (p - 1) x (OFFSET + DRIFT x m) at
     # the first window, m between the run's start and end.
     spread = preparation["offset_spread_seconds"]
@@ -71,6 +81,43 @@ def test_the_clock_models_find_the_offsets_and_drifts(library, tmp_path):
     assert (preparation["window_seconds"] > 0).all() and (preparation["sync_seconds"] > 0).all()
     assert (preparation["start_skew_seconds"] >= 0).all() and (preparation["invalid_reps"] >= 0).all()
     assert results.groupby("id").size().tolist() == [NREP] * 6, "nrep valid repetitions each"
+
+
+def test_the_model_is_estimated_once_and_resynchronised_when_its_bound_has_grown(library, tmp_path):
+    # 12 experiments on clocks 20 and 40 ppm apart: one estimate (the
+    # first experiment's), then a resynchronisation only where the model's
+    # bound grew past its limit before a batch: fewer than one per
+    # experiment, and fewer as the run's fitpoints spread; with
+    # --sync-each-experiment (the kernel before issue 37) none between
+    # batches, but a model refitted before every experiment.
+    (tmp_path / "bound").mkdir()
+    (tmp_path / "each").mkdir()
+    stderr, preparation, results, _ = run_testclock(library, tmp_path / "bound", "offset_us=2500,drift_ppm=20",
+                                                    count=12)
+    checked = audits(stderr)
+    resyncs = [i for i, when, _, _ in checked if when == "resync"]
+    assert len(resyncs) < 12, checked
+    assert all(error < max(5.0, bound) for _, _, error, bound in checked), checked
+    assert results.groupby("id").size().tolist() == [NREP] * 12
+    stderr, each, _, _ = run_testclock(library, tmp_path / "each", "offset_us=2500,drift_ppm=20", count=12,
+                                       args=["--sync-each-experiment"])
+    assert [when for _, when, _, _ in audits(stderr) if when == "resync"] == []
+    assert each["measured_skew_seconds"].notna().all() and len(each) == 12
+
+
+def test_a_process_held_up_in_its_wait_starts_no_kept_repetition(library, tmp_path):
+    # Process 1 reaches every second start in time and is then held up 20 ms
+    # inside its wait, at its first look at the clock: a spin the scheduler
+    # preempted. It starts 20 ms late; such a start is invalid, not counted
+    # on time, so the kept starts' measured skew stays far below 20 ms.
+    held = 20e-3
+    rows = [dict(id=1, op="neighbor_alltoall", topology="cart", ndim=1, nfin=0, reorder=0, msize=64, nrep=8, seed=5,
+                 sync="clock")]
+    prefix = skew_run(library, tmp_path, "offset_us=0,drift_ppm=0,held_rank=1,held_us=20000,held_every=2", rows)
+    preparation = pd.read_csv(f"{prefix}.preparation.csv")
+    assert (preparation["invalid_reps"] > 0).all(), preparation.to_string()
+    assert (preparation["measured_skew_seconds"] < held / 4).all(), preparation.to_string()
+    assert len(pd.read_csv(f"{prefix}.results.csv")) == 8, "the held starts are made up"
 
 
 def test_a_process_forced_late_makes_invalid_repetitions(library, tmp_path):
@@ -139,8 +186,11 @@ def test_a_window_is_kept_across_an_experiments_rounds(library, tmp_path):
     rows = [dict(id=1, op="neighbor_alltoall", topology="cart", ndim=1, nfin=0, reorder=0, msize=64, nrep=12,
                  blocks=3, seed=5, sync="clock")]
     prefix = skew_run(library, tmp_path, "offset_us=0,drift_ppm=0", rows)
-    windows = pd.read_csv(f"{prefix}.preparation.csv").sort_values("round")["window_seconds"].tolist()
+    preparation = pd.read_csv(f"{prefix}.preparation.csv").sort_values("round")
+    windows = preparation["window_seconds"].tolist()
     assert len(windows) == 3
+    # each round's starts measured after the run's round, with the measurement's resolution
+    assert preparation["measured_skew_seconds"].notna().all() and (preparation["skew_bound_seconds"] > 0).all()
     for before, after in zip(windows, windows[1:]):
         ratio = after / before
         assert ratio >= 1 and abs(math.log2(ratio) - round(math.log2(ratio))) < 1e-9, windows

@@ -35,10 +35,26 @@ test_that("the overview plot draws both sides on log scales and rings the violat
   expect_equal(levels(p$data$side), c("a: op=neighbor_allgather", "b: op=neighbor_alltoall"))
 })
 
-test_that("render_plots writes a PNG and a PDF per plot", {
+test_that("two sides a few per mille apart at one level (an A/A pair) are not drawn across the whole height", {
+  od <- overview_data(tt, groups[1], result$params$name)
+  one <- od$data[plot == 1L][1L]
+  one[, `:=`(median_a_us = 100, median_b_us = 100.5)]
+  built <- ggplot_build(overview_plot(od$plots[1], one))
+  range <- 10^built$layout$panel_params[[1]]$y.range
+  expect_gte(range[2] / range[1], OVERVIEW_MIN_SPAN)     # the axis spans at least 25 %
+  expect_lt(100.5 / 100, (range[2] / range[1])^0.05)    # the pair's gap, a sliver of it
+  wide <- od$data[plot == 1L]                           # a group whose times span more keeps its own range
+  built <- ggplot_build(overview_plot(od$plots[1], wide))
+  times <- range(c(wide$median_a_us, wide$median_b_us))
+  span <- built$layout$panel_params[[1]]$y.range
+  expect_equal(diff(span), diff(log10(times)) * 1.1)      # its own range and ggplot's 5 % a side
+  expect_equal(least_span(c(10, 40)), numeric())
+})
+
+test_that("render_plots writes a PNG and, asked for, a PDF per plot", {
   od <- overview_data(tt, groups[1], result$params$name)
   dir <- tempfile("plots-")
-  out <- render_plots(od, overview_plot, dir)
+  out <- render_plots(od, overview_plot, dir, formats = plot_formats(pdf = TRUE))
   png <- file.path(dir, "plots", "overview-01-GL4-g001.png")
   pdf <- file.path(dir, "plots", "overview-01-GL4-g001.pdf")
   expect_equal(out$png, "plots/overview-01-GL4-g001.png")
@@ -63,9 +79,9 @@ test_that("a closest call's overview: its own file name, the closest call ringed
   expect_equal(ring$colour, "grey35")
 })
 
-test_that("render_plots says nothing of a side with one point (ggplot2's note on a one-point line)", {
+test_that("a side with one point is drawn without a line (ggplot2's note on a one-point line never comes)", {
   od <- overview_data(tt, groups[1], result$params$name)
   od$data <- od$data[plot == od$data$plot[1]][1]
-  expect_message(ggplot_build(overview_plot(od$plots[1], od$data)) |> ggplot_gtable(), "only one observation")
+  expect_silent(ggplot_build(overview_plot(od$plots[1], od$data)) |> ggplot_gtable())
   expect_silent(render_plots(od, overview_plot, tempfile("plots-")))
 })

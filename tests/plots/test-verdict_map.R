@@ -12,7 +12,9 @@ summary_rows <- function() {
     nprocs = c(4L, 16L, 4L, 16L, 4L, 16L, 4L, 16L, 4L, 16L),
     n_vio_tests = c(0L, 3L, 0L, 0L, 30L, 0L, 0L, 2L, 90L, 0L),
     n_tests = c(60L, 60L, 60L, 60L, 30L, 30L, 30L, 30L, 180L, 180L),
-    power = c("ok", "ok", "cannot detect", "ok", "ok", "ok", "ok", "ok", "ok", "cannot detect"))
+    power = c("ok", "ok", "cannot detect", "ok", "ok", "ok", "ok", "ok", "ok", "cannot detect"),
+    n_holds_tests = c(60L, 50L, 0L, 52L, 0L, 30L, 1L, 28L, 0L, 0L))
+  s[, n_open_tests := n_tests - n_vio_tests - n_holds_tests]
   s[, set := "s"][]
 }
 
@@ -24,10 +26,13 @@ test_that("verdict map data: a cell per guideline and context, its counts, share
                                 "openmpi ~ mpich"))
   expect_equal(levels(d$panel), c("mpich", "openmpi", "libraries compared"))
   expect_equal(levels(d$column), c("1x4", "1x16"))      # by processes, not alphabetically
-  expect_equal(d[panel == "openmpi" & column == "1x16" & row == levels(row)[1], .(label, share)],
-               data.table(label = "3/60", share = 0.05))
+  expect_equal(d[panel == "openmpi" & column == "1x16" & row == levels(row)[1], .(label, share, open_share)],
+               data.table(label = "3/50/7", share = 0.05, open_share = 7 / 60))
+  # all three decisions: 0 violated and 59 open of 60 is no pass
+  expect_equal(d[panel == "mpich" & column == "1x4" & row == levels(row)[1], .(label, open_share)],
+               data.table(label = "0/0/60", open_share = 1))
   expect_equal(d[cannot_detect == TRUE, as.character(panel)], c("mpich", "libraries compared"))
-  expect_equal(pd$plots$title, "125 of 720 tests violated over 3 guidelines")
+  expect_equal(pd$plots$title, "125 of 720 tests violated, 221 hold, 374 open, over 3 guidelines")
   expect_match(pd$plots$caption, "Hatched: cannot detect.*\\(2 of 10 cells\\)")
   expect_equal(c(pd$plots$rows, pd$plots$columns), c(3L, 6L))
 })
@@ -43,7 +48,10 @@ test_that("the map colours each cell by its share, labels it with its counts and
   built <- ggplot_build(verdict_map(pd$plots, pd$data))
   tiles <- as.data.table(built$data[[1]])
   expect_equal(nrow(tiles), 10L)
-  expect_equal(unique(tiles[fill == "#FFFFFF" | fill == "white", .N]), 6L)   # no violated test: white
+  expect_equal(tiles[fill %in% c("#FFFFFF", "white"), .N], 0L)   # never white: a cell says what it decided
+  # no violated test: green where all hold, grey where all are open
+  expect_equal(tiles[toupper(fill) == toupper(VERDICT_HOLD), .N], 2L)
+  expect_equal(tiles[toupper(fill) == toupper(VERDICT_OPEN), .N], 2L)
   labels <- as.data.table(built$data[[3]])
   expect_setequal(labels$label, pd$data$label)
   # The hatch: every stroke inside a tile, and the tiles so struck are the cannot-detect cells.
@@ -66,4 +74,32 @@ test_that("the map colours each cell by its share, labels it with its counts and
   # A legend entry names the hatching.
   linetype <- built$plot$scales$get_scales("linetype")
   expect_equal(linetype$get_labels(), "cannot detect (too few runs)")
+})
+
+test_that("a sweep's column heads do not run into each other: two lines as wide as the column, or upright", {
+  sweep <- function(sets) {
+    s <- rbindlist(lapply(sets, function(name) copy(summary_rows()[1:2])[, param_set := name]))
+    verdict_map_data(s, 0.001)
+  }
+  measured <- function(lines) {   # inches at the heads' size, as the PNG device draws them
+    grDevices::pdf(NULL)
+    on.exit(grDevices::dev.off())
+    vapply(lines, function(l) grid::convertWidth(grid::grobWidth(grid::textGrob(l, gp = grid::gpar(
+      fontsize = VERDICT_HEAD_PT))), "inches", valueOnly = TRUE), 0)
+  }
+  few <- sweep(c("default", "intermediate256", "linear_sync"))
+  heads <- verdict_column_heads(few$plots, few$data)
+  expect_equal(heads$angle, 0)
+  shown <- heads$label(levels(few$data$column))
+  expect_equal(shown[1:2], c("default\n1x4", "default\n1x16"))
+  expect_true(all(measured(unlist(strsplit(shown, "\n"))) < heads$width))
+  expect_equal(verdict_map_size(few$plots, few$data)[["width"]],
+               verdict_label_inches(few$data) + heads$width * few$plots$columns + 2.4)
+  many <- sweep(c("default", "linear", "pairwise", "modified_bruck", "linear_sync", "two_proc", "intermediate256"))
+  heads <- verdict_column_heads(many$plots, many$data)
+  expect_equal(heads$angle, 90)     # 14 columns of two lines would be wider than the map may be
+  expect_true(measured("0/60") < heads$width)
+  expect_gt(verdict_map_size(many$plots, many$data)[["height"]], verdict_map_size(few$plots, few$data)[["height"]])
+  built <- ggplot_build(verdict_map(many$plots, many$data))
+  expect_equal(built$plot$theme$axis.text.x.top$angle, 90)
 })

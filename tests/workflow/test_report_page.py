@@ -203,3 +203,50 @@ def test_archive_values_that_hold_markup_show_as_text_and_run_nothing(tmp_path):
         assert hostile(field) in page["text"] or any(hostile(field) in alt for alt, _ in page["captions"]), \
             f"the archive's {field} as text"
     assert any(hostile("library") in alt for alt, _ in page["captions"]), "a value inside alt=\"...\""
+
+
+def sweep_archive(path, sets):
+    """A synthetic archive of the nbhcoll guidelines (GL9's side is one long
+    word: topology=vneum,radius=1,order=FMAJ,...) under several parameter
+    sets, sealed with a manifest as `nbhbench archive` seals one."""
+    subprocess.run(["Rscript", "--vanilla", "-e", 'source("tests/analyze/synthetic_archive.R"); a <- commandArgs(TRUE); '
+                    'write_synthetic_archive(a[1], synthetic_experiments("small", nrep = 10L), deployments = "1x4", '
+                    'nrun = 6L, param_sets = strsplit(a[2], ",")[[1]], run_sd = 0.05, seed = 3L)', str(path),
+                    ",".join(sets)], check=True, capture_output=True, cwd=ROOT, timeout=300,
+                   env=dict(os.environ, NBH_ROOT=str(ROOT)))
+    files = sorted(p for p in path.rglob("*") if p.is_file())
+    sums = subprocess.run(["sha256sum", *(str(p.relative_to(path)) for p in files)], cwd=path, check=True,
+                          capture_output=True, text=True).stdout
+    (path / "MANIFEST.sha256").write_text(sums)
+    return path
+
+
+def test_a_sweep_s_report_fits_1400_pixels_and_says_a_changed_archive_first(tmp_path):
+    """At 1400 pixels every column of the closest calls is in view (a side
+    without spaces held its column as wide as itself, and ratio, p and
+    "short of" needed a scroll), and an archive whose files differ from its
+    manifest is said before the verdict, not only in Provenance."""
+    archive = sweep_archive(tmp_path / "sweep", ["default", "intermediate256", "linear_sync"])
+    log = next((archive / "logs").iterdir())
+    log.write_text(log.read_text() + "changed after archiving\n")
+    out = tmp_path / "analysis"
+    Bench(tmp_path).ok("analyze", archive, "--out", out, "--max-plots", "1", timeout=600)
+    with chromium(width=1400, height=1000) as browser:
+        browser.get((out / "report.html").as_uri())
+        WebDriverWait(browser, 30).until(lambda b: b.execute_script("return document.readyState === 'complete';"))
+        page = browser.execute_script("""
+            const table = document.querySelector('table[data-explore="closest"]');
+            const box = table.parentElement.getBoundingClientRect();
+            const heads = Array.from(table.tHead.rows[0].cells);
+            const paragraphs = Array.from(document.querySelectorAll('main > p'));
+            const verdict = document.getElementById('verdict');
+            return {overflow: table.parentElement.scrollWidth - table.parentElement.clientWidth,
+                    outside: heads.filter(h => h.getBoundingClientRect().right > box.right + 1).map(h => h.textContent),
+                    last: heads[heads.length - 1].textContent.trim(),
+                    changed: paragraphs.filter(p => p.textContent.startsWith('Archive changed after archiving.'))
+                                       .map(p => [p.textContent,
+                                                  !!(p.compareDocumentPosition(verdict) & Node.DOCUMENT_POSITION_FOLLOWING)])};""")
+    assert page["last"].startswith("short of") and page["outside"] == [] and page["overflow"] <= 1, page
+    assert len(page["changed"]) == 1 and page["changed"][0][1], "said once, before the verdict"
+    assert page["changed"][0][0].startswith(f"Archive changed after archiving. sweep: 1 of ") and \
+        f"do not match MANIFEST.sha256: logs/{log.name}" in page["changed"][0][0], page["changed"]

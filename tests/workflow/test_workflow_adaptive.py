@@ -42,17 +42,20 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     submit.send_signal(signal.SIGINT)
     out, err = submit.communicate(timeout=60)
     assert submit.returncode == 130, out + err
-    assert "look after round 1: 4 tests: 1 violated" in out
+    # The slowed cell's 7 runs reach the first look's boundary (7.3e-6: the two-level t over 7 runs at 14
+    # or more) where the load lets its runs agree; else a later look decides it.
+    first = re.search(r"look after round 1: 4 tests: ([01]) violated", out)
+    assert first, out
+    early = first.group(1) == "1"
     assert "round 2: 3 runs of " in out and "interrupted: run 1x4-default-r0" in err
     status = bench.ok("status", "adaptive").stdout
-    assert "adaptive: round 2 of at most 3" in status and "after round 1: 4 tests: 1 violated" in status
+    assert "adaptive: round 2 of at most 3" in status and f"after round 1: 4 tests: {first.group(1)} violated" in status
 
     resumed = bench.ok("submit", "adaptive", "--resume", timeout=300)
     assert "look after round 2" in resumed.stdout
-    # The sometimes-slow cell (runs 1, 5, 9 and 13 slowed): open after round 1; after round 2 (40 paired
-    # rounds, 12 of them slowed) and round 3 (52, 16 slowed) open or violated, as the load lets the
-    # untouched rounds scatter: on a quiet machine they lean the slowed way, and the cell is violated
-    # after round 2, which ends the campaign (no test open).
+    # The sometimes-slow cell (runs 1, 5, 9 and 13 slowed): open after round 1; after round 2 (10 runs, 3
+    # of them slowed) and round 3 (13, 4 slowed) open or violated, as the load lets the untouched runs
+    # scatter; a violation ends the campaign after round 2 (no test open).
     ended = re.search(r"adaptive: (budget spent: 1 tests open|done: no test open) after round ([23])",
                       resumed.stdout)
     assert ended, resumed.stdout
@@ -61,8 +64,8 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     record = json.loads((workspace.path / "adaptive.json").read_text())
     assert [look["round"] for look in record["looks"]] == list(range(1, last + 1))
     assert (record["looks_planned"], record["rule"], record["hold_rule"]) == (3, "obrien-fleming", "pocock")
-    # O'Brien-Fleming-type: the first look (7 of 13 runs) at 2 (1 - Phi(3.2905 / sqrt(7 / 13))) = 7.3e-6, the
-    # violated cell's 14 rounds (7 runs x 2) pairing at 2^-14 = 6.1e-5 are not enough: its runs x blocks 4 = 28 are.
+    # O'Brien-Fleming-type: the first look (7 of 13 runs) at 2 (1 - Phi(3.2905 / sqrt(7 / 13))) = 7.3e-6, which
+    # the two-level test over 7 runs reaches at t >= 14 (6 degrees of freedom): the slowed cell's runs agree so.
     assert record["p_first"] == pytest.approx(7.3e-6, rel=0.05)
     assert all(look["p_look"] < look_next["p_look"] for look, look_next in zip(record["looks"], record["looks"][1:])), \
         "later looks spend more"
@@ -76,7 +79,8 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
         needed = {int(row["id"]) for row in read_csv(workspace.path / "looks" / str(number - 1) / "needed.csv")}
         for run in range(first, first + 3):
             assert input_ids(workspace, f"1x4-default-r{run:03d}") == needed
-        assert not needed & ids_of_sizes(workspace, {EVERY_RUN}), "the violated cell is measured no more"
+        if early:
+            assert not needed & ids_of_sizes(workspace, {EVERY_RUN}), "the violated cell is measured no more"
         assert needed >= ids_of_sizes(workspace, {SOME_RUNS}), "the undecided cell in every round"
 
     archive, _ = bench.archive("adaptive")
@@ -85,11 +89,14 @@ def test_local_rounds_interrupted_resumed_archived_and_analyzed(bench, tmp_path)
     out = tmp_path / "analysis"
     bench.ok("analyze", archive, "--out", out, "--no-plots")
     tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
-    assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["decided_round"] == "1"
-    assert tests[EVERY_RUN]["look_decisions"] == " ".join(["violated"] * last)
-    assert float(tests[EVERY_RUN]["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
-        "measured no more after round 1: its one look"
-    assert (tests[EVERY_RUN]["runs_a"], tests[SOME_RUNS]["runs_a"]) == ("7", str(nruns)), "unequal run counts"
+    every = tests[EVERY_RUN]
+    assert every["decision"] == "violated" and (every["decided_round"] == "1") == early, every
+    if early:
+        assert every["look_decisions"] == " ".join(["violated"] * last)
+    if early:
+        assert float(every["p_look"]) == pytest.approx(record["p_first"], rel=1e-3), \
+            "measured no more after round 1: its one look"
+    assert (every["runs_a"] == "7") == early and tests[SOME_RUNS]["runs_a"] == str(nruns), "unequal run counts"
     sometimes = tests[SOME_RUNS]
     if ended.group(1).startswith("budget"):
         assert (sometimes["decision"], sometimes["decided_round"]) == ("open", ""), sometimes
@@ -122,7 +129,12 @@ def test_slurm_rounds_are_jobs_of_their_own_and_wait_follows_them(slurm_bench, t
     out = tmp_path / "analysis"
     bench.ok("analyze", archive, "--out", out, "--no-plots")
     tests = {int(t["msize"]): t for t in read_csv(out / "tests.csv")}
-    assert tests[EVERY_RUN]["decision"] == "violated" and tests[EVERY_RUN]["runs_a"] == "7"
+    # The cell slowed in every run is violated; the two-level test over 7 runs may or may not reach the
+    # first look's O'Brien-Fleming boundary (its p over runs, not over every round), so it is decided
+    # after round 1 (7 runs) or measured again in round 2 (10).
+    every = tests[EVERY_RUN]
+    assert every["decision"] == "violated" and every["runs_a"] in ("7", "10"), every
+    assert (every["runs_a"] == "7") == (every["decided_round"] == "1"), every
     assert tests[SOME_RUNS]["decision"] != "holds" and tests[SOME_RUNS]["runs_a"] == "10"
 
 

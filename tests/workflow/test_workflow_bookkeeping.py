@@ -40,6 +40,23 @@ def test_an_attempt_record_without_its_fields_is_named(bench):
     one_line_error(bench("status", "demo"), 2, f"{record}: damaged attempt record (no 'prefix'; ")
 
 
+def test_a_slurm_intent_with_a_malformed_time_is_a_record_error(bench):
+    """A Slurm attempt whose job id is not known yet (an intent) is asked of
+    Slurm by its name since its `submitted` time: a malformed time there was
+    "internal error: ValueError" (exit 70); it is the record's error, naming
+    the file (exit 2), before Slurm is asked."""
+    workspace = tiny(bench)
+    record = workspace.record("1x4-default-r002", 1)
+    data = json.loads(record.read_text())
+    for key in ("state", "exit_code", "detail", "ended", "pid", "pid_start"):
+        data.pop(key, None)
+    data.update(scheduler="slurm", job_name="nbh-demo-1x4-default-r002.a1.abcdef", submitted="26.11.2026 20:54",
+                submitter_pid=None)
+    record.write_text(json.dumps(data))
+    one_line_error(bench("status", "demo"), 2,
+                   f"{record}: damaged attempt record ('submitted' is '26.11.2026 20:54', not a UTC time ")
+
+
 def test_damaged_campaign_and_archive_records_are_named(bench):
     workspace = tiny(bench)
     exit_file = workspace.exit_file(RUN, 1)
@@ -134,3 +151,38 @@ def test_a_library_that_names_no_version_is_archived_and_analysed(bench):
     assert [r["library_version"] for r in read_csv(f"{archive}/runs.csv")] == ["", ""]
     analysed = bench("analyze", archive, "--no-plots", "--out", bench.work.parent / "analysis")
     assert analysed.returncode == 0, analysed.stderr
+
+
+def test_one_workspace_archived_twice_is_not_counted_twice(bench, tmp_path):
+    """`archive demo` twice gives two archives of the same launches (the
+    issue: `analyze archives/demo-openmpi-*` pooled them, 8 of 8 runs from 4
+    launches): analyze refuses them in one line naming the one to analyse,
+    and `history add` of both adds the first and says the second is already in."""
+    tiny(bench)
+    first, _ = bench.archive("demo")
+    again, _ = bench.archive("demo")
+    refused = bench("analyze", first, again, "--no-plots", "--out", tmp_path / "both")
+    one_line_error(refused, 2, f"nbhbench: {first} and {again} hold the same launch (run {RUN} attempt 1 and 1 more): "
+                               f"archives of one workspace, whose runs would count twice; {again} holds every run of "
+                               f"{first}: analyse it alone")
+    db = tmp_path / "history.db"
+    added = bench("history", "add", "--db", db, first, again)
+    assert added.returncode == 0, added.stderr
+    assert added.stdout.splitlines()[1] == f"{again}: already in {db} (entry 1); nothing added", added.stdout
+
+
+def test_submit_into_a_pipe_says_its_first_line_at_once(bench):
+    """Into a pipe (a CI log, `| tee`) the progress line comes once in 30 s;
+    the first came only after 30 s or at the end of the first run. Now it
+    comes as the run starts: read while the run is still going."""
+    bench.ok("generate", SLOW, "--set", "nrep=50")   # 40 experiments x 50 x 20 ms: some 40 s
+    submit = bench.start("submit", "slow")
+    try:
+        first = submit.stdout.readline()
+        assert submit.poll() is None, "the submit is still at its first run"
+        assert first.startswith("run 1/1 1x2-default-r001: 0/40 experiments | campaign 0/40 | elapsed ") and \
+            "->" not in first, first
+    finally:
+        submit.send_signal(signal.SIGINT)
+        submit.communicate(timeout=60)
+

@@ -3,6 +3,7 @@ campaign's look (docs/robustness.md): one clear line naming the path and
 "No space left on device", no half-written file, and once there is space
 again the step completes with every experiment (resume after submit)."""
 import os
+import re
 import shutil
 import subprocess
 import threading
@@ -179,3 +180,106 @@ def test_a_disk_full_during_an_adaptive_look_is_one_line_never_a_cut_needed_csv(
     assert stopped.value.code == 74 and str(stopped.value) == (
         f"adaptive: the look could not write its files: {out}/needed.csv: No space left on device; "
         "free space, then: nbhbench submit adaptive")
+
+
+def pages(size):
+    return -(-size // 4096) * 4096
+
+
+def synthetic_archive(path, *sets):
+    """A small archive made by tests/analyze/synthetic_archive.R (no MPI)."""
+    subprocess.run(["Rscript", "--vanilla", "-e", 'source("tests/analyze/synthetic_archive.R"); '
+                    'write_synthetic_archive(commandArgs(TRUE)[1], synthetic_experiments("nbhcoll", nrep = 5L), '
+                    'deployments = "1x4", nrun = 3L, run_sd = 0.3, assessment = synthetic_assessment("nbhcoll"))',
+                    str(path)], check=True, capture_output=True, cwd=ROOT, timeout=120,
+                   env=dict(os.environ, NBH_ROOT=str(ROOT)))
+    return path
+
+
+def r_write_text(path, text_bytes):
+    """write_text_file (analyze/output/output_files.R) of one line of
+    TEXT_BYTES - 1 bytes; its exit status and stderr."""
+    script = ('source(file.path(Sys.getenv("NBH_ROOT"), "analyze", "load.R")); '
+              'args <- commandArgs(TRUE); '
+              'status <- tryCatch({write_text_file(strrep("x", as.integer(args[2]) - 1L), args[1]); 0L}, '
+              'nbh_output_error = function(e) {message("nbhbench: ", conditionMessage(e)); 4L}); '
+              'quit(save = "no", status = status)')
+    return subprocess.run(["Rscript", "--vanilla", "-e", script, str(path), str(text_bytes)],
+                          capture_output=True, text=True, timeout=120, env=dict(os.environ, NBH_ROOT=str(ROOT)))
+
+
+@pytest.mark.parametrize("size,room", [(40 * 4096, 3 * 4096), (3000, 0), (100, 0), (5000, 4096)],
+                         ids=["many-pages", "within-a-buffer", "a-line", "one-page-short"])
+def test_a_text_file_the_disk_cuts_is_an_error_naming_it(small_fs, size, room):
+    """report.html, report.md, warnings.txt, the marker file and look.json
+    go through write_text_file: a text longer than the room left, whether
+    the file system refuses it while it is written or only when the
+    connection is closed, is one line and exit 4, never a cut file taken
+    for a whole one (R's writeLines on a re-encoding connection says
+    nothing of a failed write)."""
+    small_fs.fill(room)
+    target = small_fs.path / "report.html"
+    failed = r_write_text(target, size)
+    assert failed.returncode == 4, failed.stderr
+    assert failed.stderr == f"nbhbench: {target}: No space left on device\n"
+    small_fs.free()
+    assert r_write_text(target, size).returncode == 0 and target.stat().st_size == size
+
+
+def test_every_text_file_of_the_analyzer_is_written_by_write_text_file():
+    """No writer of its own that could leave a cut file unnoticed: the
+    analyzer's and the plots' R code write text only through
+    output_files.R (writeLines, cat(file =), sink and text connections
+    opened for writing appear nowhere else but to temporary files)."""
+    writers = re.compile(r"\b(writeLines|sink|cat\s*\([^)]*\bfile\s*=|file\s*\([^)]*\"w[bt]?\")")
+    found = []
+    for path in sorted([*(ROOT / "analyze").rglob("*.R"), *(ROOT / "plots").rglob("*.R")]):
+        if path.name == "output_files.R":
+            continue
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if writers.search(line) and "tempfile(" not in line and "listing" not in line:
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_a_disk_full_while_analyze_writes_its_marker_or_report_is_exit_4(small_fs, tmp_path):
+    """The issue's case: on a disk with room for every file of the
+    analysis but the last page of report.html, analyze exited 0 with
+    report.html cut; and with no room at all, the marker file (the first
+    file) is cut. Both: one line naming the file, exit 4, --out as it was."""
+    bench = Bench(tmp_path)
+    archive = synthetic_archive(tmp_path / "archive")
+    reference = tmp_path / "reference"
+    bench.ok("analyze", archive, "--out", reference, "--no-plots")
+    files = [p for p in reference.rglob("*") if p.is_file()]
+    report = reference / "report.html"
+    assert report.stat().st_size > 4096
+    assert max(files, key=lambda p: p.stat().st_mtime_ns) == report, "report.html is the last file written"
+    out = small_fs.path / "analysis"
+    for room, cut in ((sum(pages(p.stat().st_size) for p in files) - 4096, "report.html"),
+                      (0, ".nbhbench-analysis")):
+        small_fs.fill(room)
+        failed = bench("analyze", archive, "--out", out, "--no-plots")
+        errors = [line for line in failed.stderr.splitlines() if not line.startswith("nbhbench: warning:")]
+        assert failed.returncode == 4 and errors == [
+            f"nbhbench: {out}/{cut}: No space left on device; {out} was left as it was"], failed.stderr
+        assert small_fs.files() == [], "no half-written analysis is left"
+
+
+def test_a_disk_full_when_the_look_writes_look_json_is_one_line(small_fs, tmp_path):
+    """look.json, the adaptive look's last file: cut by the disk, the look
+    fails with exit 4 naming it (before, it exited 0 with look.json cut)."""
+    view = synthetic_archive(tmp_path / "view")
+
+    def look(out):
+        out.mkdir()
+        return subprocess.run(["Rscript", "--vanilla", str(ROOT / "analyze" / "adaptive_look.R"), f"--out={out}",
+                               "--", str(view)], capture_output=True, text=True, timeout=300,
+                              env=dict(os.environ, NBH_ROOT=str(ROOT)))
+    whole = tmp_path / "whole"
+    assert look(whole).returncode == 0
+    before = sum(pages((whole / name).stat().st_size) for name in ("tests.csv", "needed.csv"))
+    small_fs.fill(before + pages((whole / "look.json").stat().st_size) - 4096)
+    out = small_fs.path / "look"
+    failed = look(out)
+    assert failed.returncode == 4 and failed.stderr == f"nbhbench: {out}/look.json: No space left on device\n"

@@ -4,6 +4,7 @@ import json
 import os
 import signal
 
+from workflow import kernel_draws
 from workflow_testing import HERE, SLOW, complete_experiments, read_csv, wait_until
 
 RUN = "1x4-default-r001"
@@ -32,7 +33,7 @@ def descendants(pid):
 
 
 def test_local_campaign_end_to_end(bench):
-    bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2", "--set", "nrep=3")
+    bench.ok("generate", "demo", "--env", "local-openmpi", "--set", "nrun=2", "--set", "nrep=3", "--set", "blocks=3")
     submitted = bench.ok("submit", "demo")
     assert "run 1/2 1x4-default-r001: 30/30 experiments" in submitted.stdout
     assert "ETA" in submitted.stdout and "demo: 2 runs: 2 done" in submitted.stdout
@@ -54,8 +55,10 @@ def test_local_campaign_end_to_end(bench):
                              "library", "library_version", "seed", "state", "experiments_done",
                              "experiments_total", "job_id", "exit_code", "hosts", "rejected_rows", "layout", "layout_detail",
                              "ranks_per_host", "cores_per_host", "oversubscribed", "reorder_experiments",
-                             "reorder_changed", "round"]
+                             "reorder_changed", "round", "interleave", "slot", "launch_order"]
     assert {r["round"] for r in runs} == {"1"}, "a campaign of one round"
+    assert [(r["interleave"], r["slot"], r["launch_order"]) for r in runs] == [("", "", "1"), ("", "", "2")], \
+        "one parameter set: nothing interleaved; the runs started in their order"
     assert runs[0]["state"] == "done" and runs[0]["experiments_done"] == "30" and runs[0]["nprocs"] == "4"
     # 1x4 on this machine: one host, as asked; four processes on its cores (more than this machine has).
     assert runs[0]["layout"] == "ok" and runs[0]["ranks_per_host"] == f"{runs[0]['hosts']}:4"
@@ -65,6 +68,16 @@ def test_local_campaign_end_to_end(bench):
     assert runs[0]["library_version"].startswith("Open MPI v") and runs[0]["hosts"]
     assert runs[0]["seed"] == read_csv(archive / f"inputs/{RUN}.csv")[0]["seed"]
     assert len(complete_experiments(archive / f"results/{RUN}.results.csv", 3)) == 30
+    # Each round's measured order is kept (RUN.order.csv), and it is the
+    # order NBH_ROUND_ORDER_FORMULA gives for the run's input and seed.
+    order = read_csv(archive / f"results/{RUN}.order.csv")
+    inputs = read_csv(archive / f"inputs/{RUN}.csv")
+    for round_number in (1, 2, 3):
+        kept = [int(r["id"]) for r in sorted((r for r in order if r["round"] == str(round_number)),
+                                             key=lambda r: int(r["position"]))]
+        assert kept == kernel_draws.round_order(inputs, round_number), f"round {round_number}"
+        assert {r["attempt"] for r in order} == {"1"}
+        assert [int(r["position"]) for r in order if r["round"] == str(round_number)] == list(range(1, 31))
     experiments = read_csv(archive / "experiments.csv")
     assert "seed" not in experiments[0] and len(experiments) == 30
     assert read_csv(archive / "param_sets.csv") == [{"param_set": "default", "name": "", "value": ""}]

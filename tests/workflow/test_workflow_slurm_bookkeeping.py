@@ -138,6 +138,40 @@ def test_a_submit_killed_before_slurm_took_the_job_submits_it_again(slurm_bench,
     assert len(jobs) == 2 and {record(bench, run)["job_id"] for run in RUNS} == set(jobs)
 
 
+def test_a_submit_killed_while_sbatch_is_still_at_work_leaves_no_untracked_job(slurm_bench, slow_sbatch):
+    """Killed (SIGKILL) while sbatch still talks to the controller (here: 15 s
+    before the real sbatch): sbatch outlives the submit, so Slurm knows no
+    job yet and the job has left no trace. The intent holds sbatch's pid and
+    stays while sbatch runs; once the job is made, status records it, and
+    the next submit sends no second job for the attempt. (Before, status
+    removed the intent and the next submit sent the run again: two jobs for
+    one attempt, the first untracked.)"""
+    bench = slurm_bench
+    slowed, folder = slow_sbatch
+    generate(bench)
+    submit = start_submit(bench, slowed(before=15))
+    wait_until(lambda: (folder / "pid").exists(), 60, "sbatch was started")
+    submit.kill()
+    submit.communicate(timeout=30)
+    sbatch_pid = int((folder / "pid").read_text())
+    intent = record(bench, RUNS[0])
+    assert "job_id" not in intent and intent["sbatch_pid"] == sbatch_pid
+    assert not (folder / "answer").exists() and jobs_of(bench) == {}, "Slurm knows no job yet"
+
+    said = bench.ok("status", "demo").stdout
+    assert f"being submitted (job {intent['job_name']}): its submit was stopped, its sbatch (pid {sbatch_pid})" in said
+    assert bench.workspace("demo").record(RUNS[0], 1).exists(), "the intent stays while its sbatch runs"
+    wait_until(lambda: (folder / "answer").exists(), 60, "Slurm took the job")
+    job = (folder / "answer").read_text().strip()
+    wait_until(lambda: "job_id" in record(bench, RUNS[0]) or not bench.status("demo"), 60,
+               "status recorded the job once sbatch ended")
+    assert record(bench, RUNS[0])["job_id"] == job
+    waited = bench.ok("submit", "demo", "--wait", timeout=240)
+    assert f"{RUNS[0]}: submitted" not in waited.stdout and "demo: 2 runs: 2 done" in waited.stdout
+    jobs = jobs_of(bench)
+    assert len(jobs) == 2 and job in jobs, f"one job per run: {jobs}"
+
+
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGHUP], ids=["ctrl-c", "lost-terminal"])
 def test_ctrl_c_while_sbatch_answers_records_the_job_then_stops(slurm_bench, slow_sbatch, stop):
     """Ctrl-C (SIGINT to the submit), or a lost terminal (SIGHUP), while sbatch

@@ -34,8 +34,10 @@ void test_closest_name(void)
 {
     CHECK(closest_name_distance("neighbor_altoall", "neighbor_alltoall") == 1 &&
               closest_name_distance("kitten", "sitting") == 3 && closest_name_distance("", "abc") == 3 &&
-              closest_name_distance("rand", "RAND") == 0,
-          "edit distance: inserts, deletes and replacements; case ignored");
+              closest_name_distance("rand", "RAND") == 0 && closest_name_distance("lsit", "list") == 1 &&
+              closest_name_distance("dmeo", "demo") == 1 && closest_name_distance("ab", "ba") == 1 &&
+              closest_name_distance("ca", "abc") == 3,
+          "edit distance: inserts, deletes, replacements and swaps of neighbours; case ignored");
     CHECK(closest_name_close("neighbor_altoall", 5) && !closest_name_close("neighbor_altoall", 6) &&
               !closest_name_close("ab", 1),
           "close enough to suggest: at most a third of the word's letters");

@@ -23,6 +23,44 @@ static int compare_vectors(const void *a, const void *b)
     return 0;
 }
 
+/* RAND orders are drawn anew in every round (seeds.h round_seed): round 1
+ * from the process seed itself, each later round from its own; a twin
+ * draws under its own id, not its original's. */
+static void test_round_orders(void)
+{
+    CHECK(round_seed(77, 1) == 77, "round 1 draws from the process seed itself (a run of one round as before)");
+    int distinct = 1;
+    for (int r = 1; r <= 40; r++)
+        for (int s = 1; s < r; s++)
+            distinct &= round_seed(77, r) != round_seed(77, s);
+    CHECK(distinct, "rounds 1..40 draw from 40 different seeds");
+    int n, different_rounds = 0, reproducible = 1;
+    int *first = ordered(ORDER_RAND, 3, 1, round_seed(process_seed(5, 9, 2), 1), &n);
+    for (int r = 2; r <= 10; r++) {
+        int *later = ordered(ORDER_RAND, 3, 1, round_seed(process_seed(5, 9, 2), r), &n);
+        int *again = ordered(ORDER_RAND, 3, 1, round_seed(process_seed(5, 9, 2), r), &n);
+        different_rounds += memcmp(first, later, sizeof(int) * (size_t)(3 * n)) != 0;
+        reproducible &= memcmp(later, again, sizeof(int) * (size_t)(3 * n)) == 0;
+        free(later), free(again);
+    }
+    CHECK(reproducible, "a round's RAND order is reproducible from (run seed, id, rank, round)");
+    CHECK(different_rounds == 9, "rounds 2..10 each order the 26 Moore offsets otherwise than round 1 (%d of 9)",
+          different_rounds);
+    free(first);
+
+    struct experiment original, twin;
+    memset(&original, 0, sizeof(original));
+    original.id = 3, original.seed = 11;
+    twin = original;
+    twin.id = 8, twin.twin = 1, twin.twin_of = 3;
+    int own = 1;
+    for (int rank = 0; rank < 16; rank++)
+        for (int r = 1; r <= 4; r++)
+            own &= experiment_round_seed(&twin, rank, r) != experiment_round_seed(&original, rank, r) &&
+                   experiment_round_seed(&twin, rank, r) == round_seed(process_seed(11, 8, rank), r);
+    CHECK(own, "a twin draws from its own id's seeds, not its original's");
+}
+
 void test_orders(void)
 {
     int n;
@@ -63,4 +101,5 @@ void test_orders(void)
     CHECK(process_seed(1, 2, 3) != process_seed(1, 2, 4) && process_seed(1, 2, 3) != process_seed(1, 3, 3) &&
               process_seed(1, 2, 3) != process_seed(2, 2, 3),
           "every process, experiment and run seed gives another process seed");
+    test_round_orders();
 }

@@ -1,7 +1,7 @@
 /* The packings' copy loops and the buffers they work on, without MPI:
  * the cache-blocked loops (manual_tiled) move exactly what the plain ones
- * (manual) move, for whole and partial micro tiles of every element size
- * and both directions; a block that goes to MPI_PROC_NULL alone is not
+ * (manual) move, bit for bit, for whole and partial micro tiles, transpose
+ * tiles and their groups, of every element size and both directions; a block that goes to MPI_PROC_NULL alone is not
  * packed; every data buffer is written (no page left to the shared zero
  * page) and aligned to a cache line. */
 #include <stdint.h>
@@ -12,6 +12,7 @@
 #include "data_buffers.h"
 #include "datatypes/layout_buffers.h"
 #include "datatypes/packing.h"
+#include "seeds.h"
 #include "tap.h"
 
 /* Two levels of single elements of `length` bytes: no x ni, the layout's
@@ -34,8 +35,8 @@ static struct run_box two_levels(long no, long ni, size_t so, size_t si, size_t 
 static int same_as_plain(const struct run_box *b, size_t span, int gather)
 {
     size_t bytes = box_bytes(b);
-    char *layout_a = data_buffer(span), *layout_b = data_buffer(span);
-    char *packed_a = data_buffer(bytes), *packed_b = data_buffer(bytes);
+    char *layout_a = data_buffer(span, NULL), *layout_b = data_buffer(span, NULL);
+    char *packed_a = data_buffer(bytes, NULL), *packed_b = data_buffer(bytes, NULL);
     for (size_t i = 0; i < span; i++)
         layout_a[i] = layout_b[i] = (char)(i * 7 + 1);
     for (size_t i = 0; i < bytes; i++)
@@ -43,14 +44,16 @@ static int same_as_plain(const struct run_box *b, size_t span, int gather)
     copy_box(b, layout_a, packed_a, gather, 0);
     copy_box(b, layout_b, packed_b, gather, 1);
     int same = memcmp(layout_a, layout_b, span) == 0 && memcmp(packed_a, packed_b, bytes) == 0;
-    free(layout_a), free(layout_b), free(packed_a), free(packed_b);
+    data_buffer_free(layout_a), data_buffer_free(layout_b), data_buffer_free(packed_a), data_buffer_free(packed_b);
     return same;
 }
 
 static void test_tiled_copies(void)
 {
     size_t lengths[] = {1, 2, 4, 8, 3};  /* 3: the generic element */
-    long sizes[][2] = {{64, 64}, {128, 72}, {70, 130}, {5, 9}, {600, 40}};
+    /* whole and partial micro tiles, transpose tiles (at least 8 x 8) and their groups (at
+     * least one tile), odd counts (the 2 x 2 moves of doubles) */
+    long sizes[][2] = {{64, 64}, {128, 72}, {70, 130}, {5, 9}, {600, 40}, {33, 35}, {300, 260}};
     for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); l++) {
         int ok = 1;
         for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -86,7 +89,7 @@ static void test_proc_null_blocks_not_packed(void)
     memset(&s, 0, sizeof(s));
     geometry_make(&e, 2, &s.g);
     s.send_bytes = geometry_buffer_bytes(&s.g, 2);
-    s.send = data_buffer(s.send_bytes);
+    s.send = data_buffer(s.send_bytes, NULL);
     s.packed = 1;
     s.packed_block = (size_t)e.msize;
     int sent[2] = {0, 1};  /* block 0 to MPI_PROC_NULL (a finite border), block 1 to a process */
@@ -106,7 +109,7 @@ static void test_proc_null_blocks_not_packed(void)
     }
     CHECK(untouched && packed, "manual packs the block to a process and not the one to MPI_PROC_NULL alone");
     free(ctx.sendbuf);
-    free(s.send);
+    data_buffer_free(s.send);
 }
 
 /* This process's resident set now (/proc/self/statm), KiB. */
@@ -129,7 +132,7 @@ static void test_data_buffers(void)
 {
     size_t bytes = (size_t)256 << 20;
     long before = resident_kib();
-    char *buffer = data_buffer(bytes);
+    char *buffer = data_buffer(bytes, NULL);
     long sum = 0;
     for (size_t i = 0; i < bytes; i += 4096)
         sum += buffer[i];
@@ -141,7 +144,44 @@ static void test_data_buffers(void)
         nonzero &= buffer[i] != 0;
     CHECK(nonzero && (uintptr_t)buffer % DATA_BUFFER_ALIGNMENT == 0,
           "every byte of the pattern is non-zero, the buffer aligned to %d bytes", DATA_BUFFER_ALIGNMENT);
-    free(buffer);
+    data_buffer_free(buffer);
+}
+
+/* Where a buffer lies in its page is drawn (data_buffers.h): cache line
+ * 1 + k of the page for the next draw k of the stream, every place taken,
+ * the same stream giving the same places; the pattern is written from the
+ * buffer's first byte whatever its place. */
+static void test_buffer_places(void)
+{
+    struct rng places = {2017}, again = {2017};
+    int seen[DATA_BUFFER_PLACES] = {0}, as_drawn = 1, aligned = 1, same = 1;
+    for (int i = 0; i < 2000; i++) {
+        char *a = data_buffer(100, &places), *b = data_buffer(100, &again);
+        size_t place = (size_t)((uintptr_t)a % DATA_BUFFER_PAGE);
+        aligned &= (uintptr_t)a % DATA_BUFFER_ALIGNMENT == 0;
+        same &= place == (size_t)((uintptr_t)b % DATA_BUFFER_PAGE);
+        seen[place / DATA_BUFFER_ALIGNMENT] = 1;
+        data_buffer_free(a), data_buffer_free(b);
+    }
+    struct rng stream = {99}, drawn = {99};
+    for (int i = 0; i < 200; i++) {
+        char *a = data_buffer(64 * 1024, &stream);
+        size_t k = (size_t)rng_below(&drawn, DATA_BUFFER_PLACES);
+        as_drawn &= (uintptr_t)a % DATA_BUFFER_PAGE == (DATA_BUFFER_ALIGNMENT * (1 + k)) % DATA_BUFFER_PAGE;
+        char plain[64 * 1024 + 1];
+        data_fill(plain, sizeof(plain));
+        as_drawn &= memcmp(a, plain, sizeof(plain)) == 0;
+        data_buffer_free(a);
+    }
+    int every = 1;
+    for (int k = 0; k < DATA_BUFFER_PLACES; k++)
+        every &= seen[k];
+    CHECK(aligned && every, "data buffers lie at every one of the %d cache lines of a page, each aligned",
+          DATA_BUFFER_PLACES);
+    CHECK(same, "the same stream of places gives the same places");
+    CHECK(as_drawn, "a buffer lies at cache line 1 + k of its page, k the stream's next rng_below(%d), its bytes "
+          "the pattern", DATA_BUFFER_PLACES);
+    data_buffer_free(NULL);
 }
 
 void test_packing(void)
@@ -149,4 +189,5 @@ void test_packing(void)
     test_tiled_copies();
     test_proc_null_blocks_not_packed();
     test_data_buffers();
+    test_buffer_places();
 }
