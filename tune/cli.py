@@ -83,7 +83,8 @@ def plan_of(args):
         raise NbhError(f"tune: the violation is {goal.library}'s, but environment {env.name} runs {env.library}")
     for name, value in (("--first", args.first), ("--confirm-runs", args.confirm_runs)):
         if value < 2:
-            raise NbhError(f"tune: {name} {value}: at least 2 runs (a side of one run has no spread)")
+            raise NbhError(f"tune: {name} {value}: at least 2 runs (one pair of launches leaves the test across "
+                           "launches no degree of freedom)")
     if args.step < 1:
         raise NbhError(f"tune: --step {args.step}: at least 1 run per round")
     if not 0 < args.alpha < 1 or args.v_thres < 1 or args.hold_ratio < args.v_thres:

@@ -75,6 +75,13 @@ one_line_before_anything_runs() {
     [[ "$output" == "nbhbench: tune: --budget 10 is too small for one look: the first round runs each of the "*" candidates 5 times ("*" runs; or fewer candidates, or --first)" ]]
 }
 
+@test "tune with one run a candidate before the first look" {
+    run "$NBH" tune "$(analysis violated)" --guideline GL8 --campaign "$NBH_REPO/tests/tune/campaigns/gl8" \
+        --env local-openmpi --first 1
+    one_line_before_anything_runs
+    [[ "$output" == "nbhbench: tune: --first 1: at least 2 runs (one pair of launches leaves the test across launches no degree of freedom)" ]]
+}
+
 @test "tune --list shows the space and runs nothing" {
     run "$NBH" tune "$(analysis violated violated)" --guideline GL8 --campaign "$NBH_REPO/tests/tune/campaigns/gl8" \
         --env local-openmpi --budget 100 --list

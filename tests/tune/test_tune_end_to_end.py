@@ -54,6 +54,13 @@ def test_a_planted_gl8_violation_is_raced_to_its_setting_confirmed_and_deployed(
     look = race["looks"][-1]
     meta = json.loads((folder / "looks" / str(look["look"]) / "race" / "analysis.json").read_text())
     assert meta["adjust"] == "holm" and float(meta["p_thres"]) == plan["p_look"]
+    # ... which paired each candidate's launches with the best's by slot (no rank-sum floor).
+    for record in race["looks"]:
+        tests = read_csv(folder / "looks" / str(record["look"]) / "race" / "tests.csv")
+        assert tests and {t["method"] for t in tests} == {"launches"}, record["look"]
+        assert {int(t["pairs"]) for t in tests} == {5 + 2 * (record["look"] - 1)}, "a pair per slot: --first 5, --step 2"
+    rows = read_csv(folder / "race.csv")
+    assert {r["method"] for r in rows if r["best"] == "0"} == {"launches"}
 
     confirm = plan["confirm"]
     assert confirm["fix"], confirm

@@ -12,8 +12,11 @@ root=$(cd "$here/../../.." && pwd)
 out=${1:-$root/build/tune-example}
 nbh=$root/nbhbench
 export NBH_ARCHIVES=$out/archives NBH_TUNES=$out/tunes
+mkdir -p "$out"
 
-stamp() { echo "== $(date -u +%Y-%m-%dT%H:%M:%SZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*"; }
+# stamp STEP: the time and the load averages, printed and kept in OUT/steps.log
+# (collect.py writes steps.csv from it).
+stamp() { echo "== $(date -u +%Y-%m-%dT%H:%M:%SZ) load $(cut -d' ' -f1-3 /proc/loadavg): $*" | tee -a "$out/steps.log"; }
 
 # tune NAME ARGS...: nbhbench tune ARGS --name NAME, or --resume NAME where
 # it ran before.
@@ -64,8 +67,8 @@ measure openmpi-gl8 openmpi 1x16 alltoall,neighbor_alltoall 256,362,512,724,1024
 tune openmpi-gl8-1x16 "$out/analyses/openmpi-gl8" --guideline GL8 --sweep-runs 7 --budget 28 --first 3 \
     --confirm-deployments 1x4,1x16
 # 4. The first case again with the sweep's whole budget (56 runs at 1x2),
-#    6 runs of each candidate before the first look: enough for the race to
-#    decide (see the write-up), at the cost of more than half the sweep.
+#    6 runs of each candidate before the first look (6 pairs of launches a
+#    comparison), at the cost of more than half the sweep.
 tune mpich-gl8-1x2-full "$out/analyses/mpich-gl8" --guideline GL8 --sweep-runs 7 --budget 56 --first 6 \
     --confirm-deployments 1x2,1x4
 stamp "done"
