@@ -9,9 +9,11 @@
 # violated, or a guideline cannot detect a violation, and
 # --fail-on-violation (with --baseline: a cell is slower than in the
 # baseline, or a compared cell cannot detect it); 4 the output cannot be
-# written (a full disk); 5 a cell's series in the history (--history)
-# changes with this analysis, and --fail-on-change; 6 --out holds
+# written (a full disk); 5 a cell departs from its recent history
+# (--history) with this analysis, and --fail-on-change; 6 --out holds
 # something else than an earlier analysis (nothing is replaced); 1 a bug.
+# A history that refuses the analysis (--history) is exit 2 after the
+# analysis and report are written.
 
 parse_main_args <- function(args, registry = read_registry(Sys.getenv("NBH_ROOT", "."))) {
   default <- function(name) analysis_default(registry, name)
@@ -111,10 +113,15 @@ main <- function(args) {
   cat(sprintf("%d of %d tests violated, %d hold, %d open; report:\n%s\n", sum(s$vt), sum(s$t),
               sum(written$tests$decision == "holds"), sum(written$tests$decision == "open"),
               normalizePath(file.path(opts$out, "report.html"))))
+  if (!is.null(written$history_refused)) {
+    message("nbhbench: ", written$history_refused, " (the analysis and its report are written)")
+    return(2L)
+  }
   changes <- written$history_changes
   for (line in changes) message("nbhbench: change: ", line)
   if (opts$fail_on_change && length(changes)) {
-    message("nbhbench: ", length(changes), " change point(s) begin with this analysis; failing (--fail-on-change)")
+    message("nbhbench: ", length(changes), " cell(s) depart from their recent history with this analysis; ",
+            "failing (--fail-on-change)")
     return(5L)
   }
   # With a baseline, CI asks "did anything get slower?": the regressions

@@ -7,10 +7,11 @@ from pathlib import Path
 from gen.cli import Parser
 from gen.errors import NbhError
 from history import series
+from history import segments
+from history.cell_changes import ALPHA, MIN_RATIO
 from history.cell_changes import COLUMNS as CHANGE_COLUMNS
 from history.cell_changes import change_line, find_changes
-from history.changes import ALPHA, MIN_RATIO
-from history.database import default_location, open_history, shown
+from history.database import default_location, is_url, open_history, scrubbed, shown
 from history.tables import print_table, write_csv
 
 COMMANDS = ("add", "list", "trend", "changes", "page", "fragment")
@@ -43,20 +44,31 @@ def location(args):
 
 
 def add_command(argv):
-    from history.ingest import add
+    from history.ingest import add, prepare
     p = parser("add")
     p.add_argument("paths", nargs="+")
     args = p.parse_args(argv)
-    db = open_history(location(args), create=True)
+    where = location(args)
+    # A history that is not there yet is created only when the first
+    # argument is ready to go in: a refused argument leaves no empty file.
+    exists = is_url(where) or Path(where).exists()
+    db = open_history(where, create=True) if exists else None
     try:
         for path in args.paths:
-            entry, added = add(db, path)
+            ready = prepare(db, path)
+            if isinstance(ready, int):
+                print(f"{path}: already in {shown(where)} (entry {ready}); nothing added")
+                continue
+            if db is None:
+                db = open_history(where, create=True)
+            entry, added = add(db, ready)
             if added:
-                print(f"{path}: added as entry {entry} of {shown(db.location)}")
+                print(f"{path}: added as entry {entry} of {shown(where)}")
             else:
-                print(f"{path}: already in {shown(db.location)} (entry {entry}); nothing added")
+                print(f"{path}: already in {shown(where)} (entry {entry}); nothing added")
     finally:
-        db.close()
+        if db is not None:
+            db.close()
     return 0
 
 
@@ -67,13 +79,14 @@ def list_command(argv):
     args = p.parse_args(argv)
     db = open_history(location(args))
     try:
-        entries = series.ordered(series.read_entries(db), args.by, args.library)
-        counts = {e: (c, t, v) for e, c, t, v in db.query(
-            "SELECT e.id, (SELECT COUNT(*) FROM cell_results c WHERE c.entry_id = e.id), "
-            "(SELECT COUNT(*) FROM test_results t WHERE t.entry_id = e.id), "
-            "(SELECT COUNT(*) FROM test_results t WHERE t.entry_id = e.id AND t.decision = 'violated') "
-            "FROM entries e")}
-        campaigns = dict(db.query("SELECT entry_id, MIN(campaign) FROM archives GROUP BY entry_id"))
+        with db.reading():
+            entries = series.ordered(series.read_entries(db), args.by, args.library)
+            counts = {e: (c, t, v) for e, c, t, v in db.query(
+                "SELECT e.id, (SELECT COUNT(*) FROM cell_results c WHERE c.entry_id = e.id), "
+                "(SELECT COUNT(*) FROM test_results t WHERE t.entry_id = e.id), "
+                "(SELECT COUNT(*) FROM test_results t WHERE t.entry_id = e.id AND t.decision = 'violated') "
+                "FROM entries e")}
+            campaigns = dict(db.query("SELECT entry_id, MIN(campaign) FROM archives GROUP BY entry_id"))
         rows = [{"entry": e.id, "date": e.created, "campaign": campaigns.get(e.id, ""),
                  "releases": "; ".join(a["release"] for a in e.archives),
                  "archives": " ".join(a["name"] for a in e.archives),
@@ -115,18 +128,22 @@ def changes_command(argv):
     p.add_argument("--csv", default=None)
     args = p.parse_args(argv)
     check_change_options(args)
+    where = series.parse_where(args.where)
     db = open_history(location(args))
     try:
-        rows = find_changes(db, args.by, series.parse_where(args.where), args.alpha, args.min_ratio)
-        cells = len(series.read_cells(db, series.parse_where(args.where)))
+        with db.reading():
+            series.check_names(db, where, "cells")
+            found = find_changes(db, args.by, where, args.alpha, args.min_ratio)
     finally:
         db.close()
     if args.csv:
-        write_csv(args.csv, [{**r, "line": change_line(r)} for r in rows], CHANGE_COLUMNS + ("line",))
-    for r in rows:
+        write_csv(args.csv, [{**r, "line": change_line(r)} for r in found.rows], CHANGE_COLUMNS + ("line",))
+    for r in found.rows:
         print(change_line(r))
-    print(f"{len(rows)} change point(s) in {cells} cell series (E-Divisive on the entries' run medians, "
-          f"permutation p <= {args.alpha}, size >= {args.min_ratio}x and above the run spread; by {args.by})")
+    print(f"{len(found.rows)} change point(s) in {found.cells} cell series and {found.commons} series of the entries' "
+          f"common shifts, by {args.by}: {found.searched} searched (circular binary segmentation), {found.chosen} "
+          f"changed at a false discovery rate of {args.alpha} across them, size >= {args.min_ratio}x; {found.too_few} "
+          f"cells with too few entries (fewer than {segments.MIN_LENGTH})")
     return 0
 
 
@@ -139,6 +156,8 @@ def page_command(argv):
     p.add_argument("--max-cells", type=int, default=2000)
     args = p.parse_args(argv)
     check_change_options(args)
+    if args.max_cells < 0:
+        raise NbhError(f"--max-cells: {args.max_cells} is below 0 (0 draws no chart)")
     db = open_history(location(args))
     try:
         write_page(db, Path(args.out), args.by, args.alpha, args.min_ratio, args.max_cells)
@@ -166,15 +185,26 @@ def dispatch(argv):
     if not argv or argv[0] not in COMMANDS:
         raise NbhError(f"usage: nbhbench history {'|'.join(COMMANDS[:-1])} ... (see: nbhbench history --help)")
     handler = globals()[f"{argv[0]}_command"]
+    databases = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == "--db"] + \
+        [a.split("=", 1)[1] for a in argv if a.startswith("--db=")] + [default_location()]
     try:
         return handler(argv[1:])
     except ImportError as e:
         raise NbhError(f"history: {e} (run: make deps)", 1) from None
     except sqlite3.Error as e:
         raise NbhError(f"history: the database failed: {e}", 1) from None
+    except NbhError as e:
+        message = str(e)
+        for db in databases:
+            message = scrubbed(message, db)
+        if message == str(e):
+            raise
+        raise NbhError(message, e.code) from None
     except Exception as e:
         if type(e).__module__.startswith("psycopg"):
             reason = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+            for db in databases:
+                reason = scrubbed(reason, db)
             raise NbhError(f"history: the database failed: {reason}", 1) from None
         raise
     finally:

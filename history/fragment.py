@@ -2,22 +2,28 @@
 folder) to the history, and writes what the report's History section
 shows (analyze/output/history_report.R reads it):
 
-  history.json             the entry, the entries, the database, the order, the method
-  history_violations.csv   each violated test of the analysis: since when it is
-                           violated (the first entry of its latest unbroken run of
-                           violations, up to this entry), and its sides' medians
-                           over the last entries
-  history_changes.csv      every change point of the cells this analysis measured,
-                           `begins_here` for those that begin with it, and `line`
-  history.html             the history's page (page.py)
+  history.json              the entry, the entries, the database (no password), the
+                            order, the methods, the entry's common shift
+  history_departures.csv    the online test of every cell of this analysis (does
+                            this entry depart from the recent history?): status,
+                            size and interval, p; `line` for those that depart
+                            (what --fail-on-change prints and fails on)
+  history_violations.csv    each violated test of the analysis: since when it is
+                            violated (the first entry of its latest unbroken run of
+                            violations, up to this entry), and its sides' medians
+                            over the last entries
+  history_changes.csv       the offline change points of the cells this analysis
+                            measured (archaeology), `begins_here` for those that
+                            begin with it, and `line`
+  history.html              the history's page (page.py)
 """
 import json
+import math
 
-from history import series
+from history import departure, segments, series
 from history.analysis_files import Analysis
-from history.cell_changes import COLUMNS as CHANGE_COLUMNS
-from history.cell_changes import change_line, find_changes
-from history.changes import ALPHA, MIN_RATIO, PERMUTATIONS
+from history.cell_changes import ALPHA, COLUMNS as CHANGE_COLUMNS, DEPARTURE_COLUMNS, MIN_RATIO
+from history.cell_changes import CONTEXT, change_line, context_text, departure_line, find_changes, find_departures
 from history.database import shown
 from history.ingest import add_analysis
 from history.page import write_page
@@ -26,10 +32,14 @@ from history.tables import write_csv
 TREND_ENTRIES = 8
 VIOLATION_COLUMNS = ("guideline", "context", "parameters", "ratio", "since", "since_archive", "violated_entries",
                      "measured_entries", "trend_a_us", "trend_b_us")
-METHOD = (f"E-Divisive on each cell's entries (the median of their run medians), with a permutation test "
-          f"({PERMUTATIONS} shuffles of the entries); a change point has p <= {ALPHA} and changes the median by at "
-          f"least {MIN_RATIO}x and by more than the entries' run-to-run spread (docs/history.md)")
-
+ONLINE = (f"each cell's level (the mean of the middle 60 % of its runs' log medians) against its last entries "
+          f"(at most {departure.WINDOW}, since its last change point), relative to each entry's shift common to "
+          f"every cell, with the history's entry-to-entry variance (moderated across cells) and this archive's own "
+          f"runs: a prediction t test; Benjamini-Hochberg at {ALPHA} across the cells, size at least {MIN_RATIO}x; "
+          f"a cell with fewer than {departure.MIN_EARLIER} entries before it has too few entries (docs/history.md)")
+OFFLINE = (f"circular binary segmentation of each cell's levels (steps and bumps), its null simulated per length; "
+           f"Benjamini-Hochberg at {ALPHA} across the cells, their parts at {ALPHA} R/m; size at least {MIN_RATIO}x; "
+           f"a series of fewer than {segments.MIN_LENGTH} entries has too few (docs/history.md)")
 
 def since(order, results):
     """(first entry of the unbroken run of violations that ends with the
@@ -44,7 +54,7 @@ def since(order, results):
 
 
 def context_of(test):
-    return " ".join(x for x in (test["library"], test["param_set"], test["deployment"]) if x)
+    return context_text(test)
 
 
 def violation_rows(db, entry, by):
@@ -64,7 +74,7 @@ def violation_rows(db, entry, by):
         shown_entries = [e for e in order if e.id in results[test_id]][-TREND_ENTRIES:]
         trend = {side: ", ".join(f"{results[test_id][e.id][f'median_{side}_us']:.4g}" for e in shown_entries
                                  if results[test_id][e.id][f"median_{side}_us"] is not None) for side in "ab"}
-        params = {k: v for k, v in t["params"].items() if k not in ("library", "param_set", "deployment", "nprocs")}
+        params = {k: v for k, v in t["params"].items() if k not in CONTEXT or k == "op"}
         rows.append({"guideline": f"{t['tag']}: {t['guideline']}" if t["tag"] else t["guideline"],
                      "context": context_of(t),
                      "parameters": ",".join(f"{k}={v}" for k, v in params.items()),
@@ -76,25 +86,48 @@ def violation_rows(db, entry, by):
     return rows
 
 
+def formatted(rows, columns):
+    """ROWS with their floats to 4 significant digits (nan: empty)."""
+    out = []
+    for r in rows:
+        out.append({c: ("" if isinstance(r.get(c), float) and math.isnan(r[c]) else
+                        f"{r[c]:.4g}" if isinstance(r.get(c), float) else r.get(c, "")) for c in columns})
+    return out
+
+
+def common_of(common):
+    """The entry's common shift for history.json (None: no common shift)."""
+    if common is None:
+        return None
+    if common.status == "too few entries":
+        return {"status": common.status, "earlier": common.earlier}
+    return {"status": common.status, "earlier": common.earlier, "ratio": common.ratio, "ratio_low": common.ratio_low,
+            "ratio_high": common.ratio_high, "t": common.t, "df": common.df, "p": common.p}
+
+
 def write_fragment(db, directory, by="date"):
     analysis = Analysis(directory, staged=True)
     source = " ".join(analysis.archives["directory"])
     entry, added = add_analysis(db, analysis, source=source)
-    cell_ids = [r[0] for r in db.query("SELECT cell_id FROM cell_results WHERE entry_id = ?", (entry,))]
-    changes = find_changes(db, by, cell_ids=cell_ids) if cell_ids else []
+    departures, common = find_departures(db, entry, by)
+    for d in departures:
+        d["line"] = departure_line(d) if d["status"] == "departs" else ""
+    write_csv(directory / "history_departures.csv", formatted(departures, DEPARTURE_COLUMNS + ("line",)),
+              DEPARTURE_COLUMNS + ("line",))
+    cell_ids = [d["cell_id"] for d in departures]
+    changes = find_changes(db, by, cell_ids=cell_ids).rows if cell_ids else []
     for c in changes:
         c["begins_here"] = "yes" if c["begins_entry"] == entry else "no"
         c["line"] = change_line(c)
-        for k in ("before_us", "after_us"):
-            c[k] = f"{c[k]:.4g}"
-        c["ratio"] = f"{c['ratio']:.3f}"
-        c["q"] = f"{c['q']:.3g}"
-        c["p"] = f"{c['p']:.3g}"
-        c["run_spread"] = f"{c['run_spread']:.3g}"
-    write_csv(directory / "history_changes.csv", changes, CHANGE_COLUMNS + ("begins_here", "line"))
-    write_csv(directory / "history_violations.csv", violation_rows(db, entry, by), VIOLATION_COLUMNS)
-    entries = db.query("SELECT COUNT(*) FROM entries")[0][0]
+    write_csv(directory / "history_changes.csv", formatted(changes, CHANGE_COLUMNS + ("begins_here", "line")),
+              CHANGE_COLUMNS + ("begins_here", "line"))
+    with db.reading():
+        write_csv(directory / "history_violations.csv", violation_rows(db, entry, by), VIOLATION_COLUMNS)
+        entries = db.query("SELECT COUNT(*) FROM entries")[0][0]
+    counts = {s: sum(d["status"] == s for d in departures) for s in ("departs", "consistent", "too few entries")}
     (directory / "history.json").write_text(json.dumps(
         {"entry": entry, "entries": entries, "database": shown(db.location), "order": by, "already": not added,
-         "method": METHOD}, indent=1) + "\n", encoding="utf-8")
+         "online": ONLINE, "offline": OFFLINE, "min_earlier": departure.MIN_EARLIER, "cells": len(departures),
+         "departs": counts["departs"], "consistent": counts["consistent"], "too_few": counts["too few entries"],
+         "common": common_of(common)}, indent=1) + "\n", encoding="utf-8")
     write_page(db, directory / "history.html", by)

@@ -1,27 +1,35 @@
 """Adding to the history: an analysis (its archives checked and their
 provenance read), or an archive, analysed first on its own (`nbhbench
 analyze ARCHIVE --no-plots`, with the archive's own assessment and the
-default thresholds). One entry per analysis, in one transaction: a
-failure leaves the history as it was. An analysis whose archives are all
-in the history already is a no-op, and so is an archive whose launches
-(its runs' attempts, history/archive_files.py) all are (the same workspace
-archived again); one that shares some of them with an entry is refused
-(its runs would count twice)."""
+default thresholds; its warnings are passed on).
+
+Each argument is prepared first, outside any transaction (the archive
+checked, analysed, the analysis's tables read and checked, every row made
+ready), and then written as one entry in one short transaction: a failure
+leaves the history as it was, and nothing is held open while an archive
+is analysed. An analysis whose archives are all in the history already is
+a no-op, and so is an archive whose launches (its runs' attempts,
+history/archive_files.py) all are (the same workspace archived again); one
+that shares some of them with an entry is refused (its runs would count
+twice). Both are checked when preparing and again under the writer's lock."""
 import datetime
 import json
 import os
 import subprocess
+import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from gen.errors import NbhError
-from history import keys
+from history import keys, summaries
 from history.analysis_files import Analysis
 from history.archive_files import read_archive
 from history.database import shown
+from history.departure import level_and_spread
 
 ARCHIVE_COLUMNS = ("manifest_sha256", "name", "directory", "campaign", "library", "library_version", "release",
                    "configure", "param_sets", "environment", "machine", "scheduler", "created", "nbhbench_commit",
@@ -31,6 +39,23 @@ TEST_VALUES = ("runs_a", "runs_b", "median_a_us", "median_b_us", "ratio", "ratio
                "p_value", "p_adjusted", "decision", "violated")
 NOT_EXTRA = set(TEST_VALUES) | {"guideline_no", "set", "tag", "guideline", "relation", "a_params", "b_params",
                                 "overview_plot", "focus_plot"}
+CELL_COLUMNS = ("key", "campaign", "library", "distribution", "param_set", "deployment", "op", "params")
+TEST_COLUMNS = ("key", "tag", "guideline", "relation", "campaign", "library", "distribution", "param_set",
+                "deployment", "params", "a_params", "b_params")
+
+
+@dataclass
+class Prepared:
+    """An entry ready to be written: its rows without the database's ids."""
+    source: str
+    archives: list          # read_archive() of each archive
+    info: dict              # analysis.json
+    runs: list              # (archive name, run id, run number)
+    cells: dict             # key -> row of CELL_COLUMNS
+    cell_results: list      # (cell key, runs, median, p50, p90, p99, run_nos, run_medians, level, spread)
+                            # (a spread of None: one run; summaries store 0)
+    tests: dict             # key -> row of TEST_COLUMNS
+    test_results: list      # (test key, values of TEST_VALUES..., extra)
 
 
 def now():
@@ -79,30 +104,74 @@ def is_archive(path):
 
 
 def analyse_archive(path, directory):
-    """`nbhbench analyze PATH --no-plots --out DIRECTORY`; its last line on failure."""
+    """`nbhbench analyze PATH --no-plots --out DIRECTORY`; its warnings
+    (lines 'nbhbench: warning: ...') passed on to stderr, naming PATH; its
+    last line on failure (exit 2 where the analysis found bad input, 1
+    where it failed otherwise)."""
     root = Path(os.environ.get("NBH_ROOT", Path(__file__).resolve().parents[1]))
     done = subprocess.run([str(root / "nbhbench"), "analyze", str(path), "--no-plots", "--out", str(directory)],
                           capture_output=True, text=True)
+    said = [line for line in done.stderr.splitlines() if line.strip()]
+    for line in said:
+        if line.startswith("nbhbench: warning: "):
+            print(f"nbhbench: warning: {path}: {line.removeprefix('nbhbench: warning: ')}", file=sys.stderr)
     if done.returncode != 0:
-        said = [line for line in done.stderr.splitlines() if line.strip()]
         reason = said[-1].removeprefix("nbhbench: ") if said else f"exit {done.returncode}"
-        raise NbhError(f"{path}: the analysis failed: {reason}", 2)
+        raise NbhError(f"{path}: the analysis failed: {reason}", 2 if done.returncode == 2 else 1)
 
 
-def add(db, path):
-    """Adds the archive or analysis at PATH; (entry id, whether it was added)."""
+def known_entry(db, archives):
+    """The entry holding ARCHIVES (known_of), in a snapshot; None without a history."""
+    if db is None:
+        return None
+    with db.reading():
+        return known_of(db, archives)
+
+
+def known_of(db, archives):
+    """The entry holding ARCHIVES: by their manifests (entry_of_archives),
+    else by their launches (entry_of_launches); None if none does."""
+    known = entry_of_archives(db, archives)
+    return known if known is not None else entry_of_launches(db, archives)
+
+
+def prepare(db, path):
+    """PATH (an archive or an analysis) made ready to add: a Prepared, or
+    the entry id (an int) that holds it already. DB (None: no history yet)
+    is read only to skip archives it holds; no transaction stays open."""
     if is_archive(path):
         archive = read_archive(path)
-        known = entry_of_archives(db, [archive])
-        if known is None:
-            known = entry_of_launches(db, [archive])
+        known = known_entry(db, [archive])
         if known is not None:
-            return known, False
+            return known
         with tempfile.TemporaryDirectory(prefix="nbh-history-") as scratch:
             out = Path(scratch) / "analysis"
             analyse_archive(path, out)
-            return add_analysis(db, Analysis(out), source=str(Path(path).resolve()), archives=[archive])
-    return add_analysis(db, Analysis(path), source=str(Path(path).resolve()))
+            return prepared_of(Analysis(out), str(Path(path).resolve()), [archive])
+    analysis = Analysis(path)
+    archives = [read_archive(d) for d in analysis.archives["directory"]]
+    known = known_entry(db, archives)
+    if known is not None:
+        return known
+    return prepared_of(analysis, str(Path(path).resolve()), archives)
+
+
+def add(db, prepared):
+    """Writes PREPARED as one entry (checked again under the writer's
+    lock: another process may have added its archives meanwhile);
+    (entry id, whether it was added)."""
+    with db.writing():
+        known = known_of(db, prepared.archives)
+        if known is not None:
+            return known, False
+        return insert_entry(db, prepared), True
+
+
+def add_analysis(db, analysis, source):
+    """`analyze --history`: adds the staged ANALYSIS (an Analysis);
+    (entry id, whether it was added)."""
+    archives = [read_archive(d) for d in analysis.archives["directory"]]
+    return add(db, prepared_of(analysis, source, archives))
 
 
 def entry_of_archives(db, archives):
@@ -150,33 +219,48 @@ def entry_of_launches(db, archives):
                    "whose runs would count twice; add the archive that holds all of them on its own")
 
 
-def add_analysis(db, analysis, source, archives=None):
-    """Adds ANALYSIS (an Analysis); ARCHIVES: read_archive of its archives,
-    read here when not given. (entry id, whether it was added)."""
-    if archives is None:
-        archives = [read_archive(d) for d in analysis.archives["directory"]]
-    db.lock()
-    known = entry_of_archives(db, archives)
-    if known is None:
-        known = entry_of_launches(db, archives)
-    if known is not None:
-        db.rollback()
-        return known, False
-    try:
-        entry = insert_entry(db, analysis, source, archives)
-        db.commit()
-    except BaseException:
-        db.rollback()
-        raise
-    return entry, True
+def campaigns_by_library(analysis, archives):
+    """{library name: its archives' campaigns, joined by +} of ANALYSIS."""
+    by_name = {a["name"]: a for a in archives}
+    out = {}
+    for name in analysis.archives["archive"]:
+        a = by_name.get(name)
+        if a is not None:
+            out.setdefault(a["library"], set()).add(a["campaign"])
+    return {library: "+".join(sorted(c for c in campaigns if c)) for library, campaigns in out.items()}
 
 
-def insert_entry(db, analysis, source, archives):
-    info = analysis.info
+def campaign_of(row, campaigns):
+    """A cell's or test's campaign: that of its library's archives (of
+    every archive when the library names none of them)."""
+    return campaigns.get(row.get("library", ""), "+".join(sorted({c for v in campaigns.values()
+                                                                   for c in v.split("+") if c})))
+
+
+def prepared_of(analysis, source, archives):
+    """The rows of ANALYSIS (checked: a damaged analysis is refused here,
+    before anything is written)."""
+    names = {a["name"] for a in archives}
+    runs = analysis.run_medians[["archive", "run_id"]].drop_duplicates().reset_index(drop=True)
+    unknown = sorted(set(runs["archive"]) - names)
+    if unknown:
+        raise NbhError(f"{analysis.directory / 'run_medians.csv'}: archive {unknown[0]} is not in archives.csv: "
+                       "damaged analysis")
+    run_no = {(r.archive, r.run_id): i + 1 for i, r in enumerate(runs.itertuples())}
+    campaigns = campaigns_by_library(analysis, archives)
+    cells, cell_results = cell_rows(analysis, run_no, campaigns)
+    tests, test_results = test_rows(analysis, campaigns)
+    return Prepared(source, archives, analysis.info, [(a, r, n) for (a, r), n in run_no.items()], cells,
+                    cell_results, tests, test_results)
+
+
+def insert_entry(db, prepared):
+    info = prepared.info
+    archives = prepared.archives
     created = min((a["created"] for a in archives if a["created"]), default=now())
     entry = db.insert("INSERT INTO entries (added, source, analysed_by, p_thres, v_thres, hold_ratio, adjust, "
                       "assessment, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      (now(), source, info.get("version"), info.get("p_thres"), info.get("v_thres"),
+                      (now(), prepared.source, info.get("version"), info.get("p_thres"), info.get("v_thres"),
                        info.get("hold_ratio"), info.get("adjust"), info.get("assessment"), created))
     archive_ids = {}
     for a in archives:
@@ -185,43 +269,52 @@ def insert_entry(db, analysis, source, archives):
             f"VALUES (?, {', '.join('?' * len(ARCHIVE_COLUMNS))})", [entry] + [a[c] for c in ARCHIVE_COLUMNS])
         db.executemany("INSERT INTO launches (launch, archive_id, run_id, attempt) VALUES (?, ?, ?, ?)",
                        [(digest, archive_ids[a["name"]], run_id, attempt) for run_id, attempt, digest in a["launches"]])
-    runs = analysis.run_medians[["archive", "run_id"]].drop_duplicates().reset_index(drop=True)
-    unknown = sorted(set(runs["archive"]) - set(archive_ids))
-    if unknown:
-        raise NbhError(f"{analysis.directory / 'run_medians.csv'}: archive {unknown[0]} is not in archives.csv: "
-                       "damaged analysis")
-    run_no = {(r.archive, r.run_id): i + 1 for i, r in enumerate(runs.itertuples())}
     db.executemany("INSERT INTO runs (entry_id, run_no, archive_id, run_id) VALUES (?, ?, ?, ?)",
-                   [(entry, n, archive_ids[a], r) for (a, r), n in run_no.items()])
-    insert_cells(db, entry, analysis, run_no)
-    insert_tests(db, entry, analysis)
+                   [(entry, n, archive_ids[a], r) for a, r, n in prepared.runs])
+    cell_ids = ids_of(db, "cells", CELL_COLUMNS, prepared.cells)
+    db.executemany("INSERT INTO cell_results (cell_id, entry_id, runs, median_us, p50_us, p90_us, p99_us, run_nos, "
+                   "run_medians_us, level, spread) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(cell_ids[r[0]], entry) + tuple(r[1:]) for r in prepared.cell_results])
+    levels = [(cell_ids[r[0]], r[8], r[9], r[1]) for r in prepared.cell_results if r[8] is not None]
+    if levels:
+        summaries.insert_levels(db, entry, *zip(*levels))
+    ids = ids_of(db, "tests", TEST_COLUMNS, prepared.tests)
+    db.executemany("INSERT INTO test_results (test_id, entry_id, runs_a, runs_b, median_a_us, median_b_us, ratio, "
+                   "ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   [(ids[r[0]], entry) + tuple(r[1:]) for r in prepared.test_results])
+    summaries.insert_verdicts(db, summaries.verdict_rows(entry, prepared.tests, prepared.test_results))
     return entry
 
 
-def ids_of(db, table, rows):
-    """{key: id} for ROWS (key, columns...) of TABLE (cells or tests),
-    inserting the keys it does not have yet."""
+def ids_of(db, table, columns, rows):
+    """{key: id} for ROWS ({key: row of COLUMNS}) of TABLE (cells or
+    tests), inserting the keys it does not have yet."""
     have = dict(db.query(f"SELECT key, id FROM {table}"))
-    new = [r for r in rows if r[0] not in have]
+    new = [row for key, row in rows.items() if key not in have]
     if new:
-        columns = {"cells": "key, library, param_set, deployment, op, params",
-                   "tests": "key, tag, guideline, relation, library, param_set, deployment, params, a_params, b_params"}
-        db.executemany(f"INSERT INTO {table} ({columns[table]}) VALUES ({', '.join('?' * len(new[0]))})", new)
+        db.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", new)
         have = dict(db.query(f"SELECT key, id FROM {table}"))
     return have
 
 
-def insert_cells(db, entry, analysis, run_no):
+def none_if_nan(value):
+    return None if value is None or value != value else value
+
+
+def cell_rows(analysis, run_no, campaigns):
     cells = records(analysis.cells)
     params = analysis.params
     key_of = {}
-    rows = []
+    rows = {}
     for c in cells:
-        p = keys.params_of(c, params)
-        key_of[c["cell"]] = keys.cell_key(p)
-        rows.append((key_of[c["cell"]], p.get("library", ""), c.get("param_set", ""), c.get("deployment", ""),
-                     c.get("op", ""), keys.as_json(p)))
-    ids = ids_of(db, "cells", rows)
+        p = keys.params_of(c, params, campaign_of(c, campaigns))
+        key = key_of[c["cell"]] = keys.cell_key(p)
+        if key in rows:
+            raise NbhError(f"{analysis.directory / 'cells.csv'}: two cells are one series of the history ({key}): "
+                           "an analysis of two releases of one library; add each release's archives on their own")
+        rows[key] = (key, p.get("campaign", ""), p.get("library", ""), p.get("distribution", ""),
+                     c.get("param_set", ""), c.get("deployment", ""), c.get("op", ""), keys.as_json(p))
     rm = analysis.run_medians
     order = np.argsort(rm["cell"].astype(int).to_numpy(), kind="stable")
     cell_of_row = rm["cell"].to_numpy()[order]
@@ -237,38 +330,35 @@ def insert_cells(db, entry, analysis, run_no):
             continue
         nos, values = per_cell[c["cell"]]
         order_of_runs = np.argsort(nos, kind="stable")
-        out.append((ids[key_of[c["cell"]]], entry, len(nos), number(c["median_us"]), number(c.get("p50_us")),
+        level, spread = level_and_spread(values[np.isfinite(values) & (values > 0)])
+        out.append((key_of[c["cell"]], len(nos), number(c["median_us"]), number(c.get("p50_us")),
                     number(c.get("p90_us")), number(c.get("p99_us")), run_ranges([nos[i] for i in order_of_runs]),
-                    packed(values[order_of_runs])))
-    db.executemany("INSERT INTO cell_results (cell_id, entry_id, runs, median_us, p50_us, p90_us, p99_us, run_nos, "
-                   "run_medians_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", out)
+                    packed(values[order_of_runs]), none_if_nan(level), none_if_nan(spread)))
+    return rows, out
 
 
-def insert_tests(db, entry, analysis):
+def test_rows(analysis, campaigns):
     tests = records(analysis.tests)
     params = [p for p in analysis.params if p in analysis.tests.columns]
     extra_columns = [c for c in analysis.tests.columns if c not in NOT_EXTRA and c not in params]
     key_of = []
     rows = {}
     for t in tests:
-        p = keys.params_of(t, params)
+        p = keys.params_of(t, params, campaign_of(t, campaigns))
         key = keys.test_key(t, p)
         key_of.append(key)
-        rows[key] = (key, t.get("tag", ""), t["guideline"], t.get("relation", ""), p.get("library", ""),
-                     t.get("param_set", ""), t.get("deployment", ""), keys.as_json(p), t.get("a_params", ""),
-                     t.get("b_params", ""))
+        rows[key] = (key, t.get("tag", ""), t["guideline"], t.get("relation", ""), p.get("campaign", ""),
+                     p.get("library", ""), p.get("distribution", ""), t.get("param_set", ""),
+                     t.get("deployment", ""), keys.as_json(p), t.get("a_params", ""), t.get("b_params", ""))
     if len(rows) < len(tests):
         raise NbhError(f"{analysis.directory / 'tests.csv'}: two tests with the same guideline and parameters: "
                        "damaged analysis")
-    ids = ids_of(db, "tests", list(rows.values()))
     out = []
     for t, key in zip(tests, key_of):
         violated = str(t.get("violated", "")).upper()
-        out.append((ids[key], entry, integer(t.get("runs_a")), integer(t.get("runs_b")), number(t.get("median_a_us")),
+        out.append((key, integer(t.get("runs_a")), integer(t.get("runs_b")), number(t.get("median_a_us")),
                     number(t.get("median_b_us")), number(t.get("ratio")), number(t.get("ratio_ci_low")),
                     number(t.get("ratio_ci_high")), number(t.get("p_value")), number(t.get("p_adjusted")),
                     t.get("decision", ""), 1 if violated == "TRUE" else 0 if violated == "FALSE" else None,
                     json.dumps({c: t[c] for c in extra_columns if t.get(c, "") != ""}, separators=(",", ":"))))
-    db.executemany("INSERT INTO test_results (test_id, entry_id, runs_a, runs_b, median_a_us, median_b_us, ratio, "
-                   "ratio_ci_low, ratio_ci_high, p_value, p_adjusted, decision, violated, extra) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", out)
+    return rows, out

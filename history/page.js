@@ -1,8 +1,9 @@
 // The history page's filters (history/page.py writes the page): a text
-// box, a select per context column and "only cells that changed" keep the
-// rows of the verdict map and the change points, and the cells' charts,
-// that match; the count says how many charts are shown. Without
-// JavaScript every row and chart is shown.
+// box and a select per context column keep the rows of the verdict map and
+// of the change points, and the cells' charts, that match; "only cells that
+// changed" narrows the charts and the change points (the verdict map's rows
+// are guidelines, not cells: it leaves them). The count says how many
+// charts are shown. Without JavaScript every row and chart is shown.
 (function () {
   "use strict";
   const filters = Array.from(document.querySelectorAll("#filters [data-filter]"));
@@ -17,19 +18,14 @@
         const text = f.value.trim().toLowerCase();
         return !text || (element.dataset.text || element.textContent).toLowerCase().includes(text);
       }
-      if (name === "changed") return !f.checked || element.dataset.changed !== undefined;
+      if (name === "changed") return !f.checked || element.dataset.changed === undefined || element.dataset.changed === "yes";
       // A row without this column (the verdict map has no op) is not filtered by it.
       return !f.value || element.dataset[name] === undefined || element.dataset[name] === f.value;
     });
   }
 
   function apply() {
-    const onlyChanged = filters.some(f => f.dataset.filter === "changed" && f.checked);
-    for (const element of items) {
-      let show = keeps(element);
-      if (onlyChanged && element.dataset.changed !== undefined) show = show && element.dataset.changed === "yes";
-      element.hidden = !show;
-    }
+    for (const element of items) element.hidden = !keeps(element);
     const shown = charts.filter(c => !c.hidden).length;
     count.textContent = shown + " of " + charts.length + " cells";
   }

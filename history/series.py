@@ -4,8 +4,11 @@ import json
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from gen.errors import NbhError
 from history.archive_files import version_number
+from history import summaries
 from history.keys import library_family
 
 ORDERS = ("date", "release")
@@ -75,6 +78,20 @@ def parse_where(text, option="--where"):
     return out
 
 
+def check_names(db, where, what="cells"):
+    """Refuses a NAME of WHERE that no cell (or test) of the history has."""
+    if not where:
+        return
+    names = set()
+    for (params,) in db.query(f"SELECT DISTINCT params FROM {what}"):
+        names.update(json.loads(params))
+    unknown = [n for n in where if n not in names]
+    if unknown:
+        known = ", ".join(sorted(names)) or "none: the history is empty"
+        raise NbhError(f"--where: no {what[:-1]} of the history has a parameter '{unknown[0]}' "
+                       f"(its parameters: {known})")
+
+
 def params_text_of(where):
     return ",".join(f"{k}={v}" for k, v in where.items())
 
@@ -128,11 +145,11 @@ def read_tests(db, where=None, guideline=None):
     for name, value in (where or {}).items():   # in the key's parameters (its third field)
         conditions.append("key LIKE ?")
         values.append(f"%{name}={value.replace('%', '_')}%")
-    for row in db.query("SELECT id, key, tag, guideline, relation, library, param_set, deployment, params, "
-                        "a_params, b_params FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else ""),
-                        values):
-        t = dict(zip(("id", "key", "tag", "guideline", "relation", "library", "param_set", "deployment", "params",
-                      "a_params", "b_params"), row))
+    names = ("id", "key", "tag", "guideline", "relation", "campaign", "library", "distribution", "param_set",
+             "deployment", "params", "a_params", "b_params")
+    for row in db.query(f"SELECT {', '.join(names)} FROM tests" +
+                        (f" WHERE {' AND '.join(conditions)}" if conditions else ""), values):
+        t = dict(zip(names, row))
         t["params"] = json.loads(t["params"])
         if guideline and guideline not in (t["tag"], t["guideline"], f"{t['tag']}: {t['guideline']}"):
             continue
@@ -165,6 +182,55 @@ def cell_results(db, cell_ids=None, entry_ids=None):
         r["run_medians"] = [v for v in json.loads(r.pop("run_medians_us")) if v is not None]
         out.setdefault(r["cell_id"], {})[r["entry_id"]] = r
     return out
+
+
+@dataclass
+class Series:
+    """A cell's entries in order and, per entry, its level, run spread and
+    runs (arrays; `entries`, the Entry objects, made when asked for)."""
+    positions: np.ndarray   # the entries' places in ORDER
+    order: list             # the library's entries in order
+    entry_ids: np.ndarray
+    levels: np.ndarray
+    spreads: np.ndarray
+    runs: np.ndarray
+
+    @property
+    def entries(self):
+        return [self.order[p] for p in self.positions]
+
+
+def cell_series(db, cells, entries, by="date"):
+    """{cell id: Series} of CELLS ({id: (key, params)}) over ENTRIES (the
+    dict read_entries returns), each in the order BY of its library (read
+    from the entries' summaries: one row per entry)."""
+    if not cells:
+        return {}
+    cell, entry, level, spread, runs = summaries.read_levels(db)
+    if not len(cell):
+        return {}
+    keep = np.isin(cell, np.fromiter(cells, dtype=np.int64, count=len(cells))) & np.isfinite(level)
+    cell, entry = cell[keep], entry[keep]
+    data = np.column_stack([level[keep], spread[keep], runs[keep]])
+    libraries = sorted({params.get("library", "") for _, params in cells.values()})
+    top = max(entries, default=0) + 1
+    position = np.full((len(libraries), top), -1, dtype=np.int64)
+    ordered_entries = []
+    for i, library in enumerate(libraries):
+        order = ordered(entries, by, library or None)
+        ordered_entries.append(order)
+        position[i, [e.id for e in order]] = np.arange(len(order))
+    library_of = np.zeros(max(cells) + 1, dtype=np.int64)
+    for c, (_, params) in cells.items():
+        library_of[c] = libraries.index(params.get("library", ""))
+    lib = library_of[cell]
+    pos = position[lib, entry]
+    sort = np.lexsort((pos, cell))
+    cell, entry, pos, lib, data = cell[sort], entry[sort], pos[sort], lib[sort], data[sort]
+    bounds = np.flatnonzero(np.r_[True, cell[1:] != cell[:-1], True])
+    levels, spreads, runs = (np.ascontiguousarray(data[:, i]) for i in range(3))
+    return {int(cell[a]): Series(pos[a:b], ordered_entries[lib[a]], entry[a:b], levels[a:b], spreads[a:b], runs[a:b])
+            for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist())}
 
 
 def test_results(db, test_ids):

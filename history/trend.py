@@ -13,7 +13,7 @@ from pathlib import Path
 
 from gen.errors import NbhError
 from history import series
-from history.cell_changes import cell_text, change_line, find_changes
+from history.cell_changes import cell_text, change_line, context_text, find_changes
 from history.tables import print_table, write_csv
 
 CELL_COLUMNS = ("entry", "label", "date", "release", "archive", "runs", "median_us", "run_min_us", "run_max_us",
@@ -40,12 +40,15 @@ def fmt(value, digits=4):
 
 
 def cell_trend(db, args, out):
-    cell_id, (key, params) = one_cell(db, series.parse_where(args.cell))
-    library = params.get("library", "")
-    order = series.ordered(series.read_entries(db), args.by, library)
-    results = series.cell_results(db, [cell_id]).get(cell_id, {})
-    changes = {c["begins_entry"]: c for c in find_changes(db, args.by, alpha=args.alpha, min_ratio=args.min_ratio,
-                                                          cell_ids=[cell_id], same=())}
+    where = series.parse_where(args.cell)
+    with db.reading():
+        series.check_names(db, where, "cells")
+        cell_id, (key, params) = one_cell(db, where)
+        library = params.get("library", "")
+        order = series.ordered(series.read_entries(db), args.by, library)
+        results = series.cell_results(db, [cell_id]).get(cell_id, {})
+        changes = {c["begins_entry"]: c for c in find_changes(db, args.by, alpha=args.alpha, min_ratio=args.min_ratio,
+                                                              cell_ids=[cell_id], same=()).rows}
     rows = []
     for e in order:
         r = results.get(e.id)
@@ -59,20 +62,23 @@ def cell_trend(db, args, out):
                      "run_max_us": fmt(max(runs) if runs else None), "p90_us": fmt(r["p90_us"]),
                      "p99_us": fmt(r["p99_us"]),
                      "change": "" if c is None else f"{c['ratio']:.3f}x {c['direction']} (p = {c['p']:.3g})"})
-    context = (library, params.get("param_set"), params.get("deployment"), params.get("op"))
-    title = f"{' '.join(x for x in context if x)} {cell_text(params)}"
+    title = f"{context_text(params)} {cell_text(params)}"
     return rows, CELL_COLUMNS, title, [change_line(c) for c in changes.values()]
 
 
 def guideline_trend(db, args, out):
-    tests = series.read_tests(db, series.parse_where(args.where), args.guideline)
-    if not tests:
-        raise NbhError(f"--guideline: no test of the history is of '{args.guideline}'"
-                       + (f" with {args.where}" if args.where else ""))
-    results = series.test_results(db, list(tests))
+    where = series.parse_where(args.where)
+    with db.reading():
+        series.check_names(db, where, "tests")
+        tests = series.read_tests(db, where, args.guideline)
+        if not tests:
+            raise NbhError(f"--guideline: no test of the history is of '{args.guideline}'"
+                           + (f" with {args.where}" if args.where else ""))
+        results = series.test_results(db, list(tests))
+        entries = series.read_entries(db)
     libraries = {t["library"] for t in tests.values()}
     library = next(iter(libraries)) if len(libraries) == 1 else None
-    order = series.ordered(series.read_entries(db), args.by, library)
+    order = series.ordered(entries, args.by, library)
     rows, lines = [], []
     for e in order:
         here = [results[t][e.id] for t in tests if e.id in results.get(t, {})]

@@ -44,6 +44,18 @@ read_table <- function(file, required) {
                 warning = function(w) input_error(file, ": ", conditionMessage(w)))
   missing <- setdiff(required, names(x))
   if (length(missing)) input_error(file, ": column ", missing[1], " is missing")
+  unescape_quotes(x)
+}
+
+# fread (data.table 1.14) keeps the doubled quotes of a quoted CSV field
+# ("my""mpi" reads as my""mpi); in CSV a quote inside a field is always
+# doubled, so every "" of a value read is one ". Without this a library
+# named my"mpi would become my""mpi in every table the analysis writes.
+unescape_quotes <- function(x) {
+  for (col in names(x)) {
+    v <- x[[col]]
+    if (is.character(v) && any(grepl("\"\"", v, fixed = TRUE))) set(x, j = col, value = gsub("\"\"", "\"", v, fixed = TRUE))
+  }
   x
 }
 

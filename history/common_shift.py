@@ -1,0 +1,96 @@
+"""What moves every cell of an entry together (docs/history.md#what-moves-every-cell):
+the entry's common shift, and each cell's sensitivity to it.
+
+On a shared machine a whole campaign runs faster or slower with the load
+it met (this project's VM moved whole archives by up to 25 %), and not
+every cell alike: small messages moved up to 1.5 times as much as the
+common shift, large ones less. Left in, such a phase looks like a change
+of every cell it touched; taken out as one shift per entry, it still
+leaves steps in the cells that react more or less than the median. So
+each cell's level is modelled as
+
+    x_ce = a_c + beta_c g_e + r_ce
+
+with g_e the entry's common shift (the median, over the cells of one
+series identity -- campaign, library, distribution -- that the entry
+measured, of their levels minus each cell's median level), beta_c the
+cell's sensitivity to it (least squares over the cell's entries), and
+r_ce what is the cell's own: the residual that change detection looks at
+(segments.py offline; departure.py online, where the fit is a prediction
+at the new entry's g). The common shifts form a series of their own per
+identity (a change of every cell at once, a library slower everywhere or
+a machine slower from some day on), searched like a cell's."""
+import numpy as np
+
+MIN_COMMON_CELLS = 5        # fewer cells in an entry: no common shift (0)
+BETA_RANGE = (0.0, 3.0)     # a sensitivity outside is a fit to noise
+
+
+def _flat(series):
+    """SERIES flattened: (row of each value, entry ids, levels, lengths)."""
+    lengths = np.array([len(x) for _, x in series], dtype=np.int64)
+    entries = np.concatenate([np.asarray(e, dtype=np.int64) for e, _ in series]) if len(series) else np.zeros(0, int)
+    levels = np.concatenate([np.asarray(x, dtype=float) for _, x in series]) if len(series) else np.zeros(0)
+    return np.repeat(np.arange(len(series)), lengths), entries, levels, lengths
+
+
+def _matrix(series):
+    """The levels of SERIES as a (cells, entries) matrix, nan where a cell
+    did not measure an entry, and the entry ids of its columns."""
+    row, entries, levels, _ = _flat(series)
+    ids = np.unique(entries)
+    matrix = np.full((len(series), len(ids)), np.nan)
+    matrix[row, np.searchsorted(ids, entries)] = levels
+    return matrix, ids
+
+
+def entry_shifts(series):
+    """{entry id: common shift} of SERIES, (entry ids, levels) per cell of
+    one identity: per entry, the median over its cells of their level
+    minus the cell's median level; 0 where fewer than MIN_COMMON_CELLS
+    cells measured the entry."""
+    series = [(e, x) for e, x in series if len(x)]
+    if not series:
+        return {}
+    matrix, ids = _matrix(series)
+    with np.errstate(all="ignore"):
+        deviations = matrix - np.nanmedian(matrix, axis=1, keepdims=True)
+        counted = np.sum(np.isfinite(deviations), axis=0)
+        shifts = np.where(counted >= MIN_COMMON_CELLS, np.nanmedian(np.where(counted > 0, deviations, 0), axis=0), 0.0)
+    return dict(zip(ids.tolist(), np.nan_to_num(shifts).tolist()))
+
+
+def sensitivity(levels, shifts):
+    """beta: the least-squares slope of LEVELS on SHIFTS (1 where the
+    shifts do not vary), kept within BETA_RANGE."""
+    g = np.asarray(shifts, dtype=float)
+    x = np.asarray(levels, dtype=float)
+    spread = float(((g - g.mean()) ** 2).sum())
+    if len(g) < 3 or spread <= 1e-12:
+        return 1.0
+    return float(np.clip(((g - g.mean()) * (x - x.mean())).sum() / spread, *BETA_RANGE))
+
+
+def residual_series(series, shifts):
+    """Each cell's levels with its share of the common shifts taken out
+    (x - beta g), and its beta (sensitivity's, for every cell at once)."""
+    if not series:
+        return []
+    row, entries, flat_x, lengths = _flat(series)
+    top = int(max(entries.max(initial=0), max(shifts, default=0))) + 1
+    lookup = np.zeros(top)
+    if shifts:
+        lookup[np.fromiter(shifts, dtype=np.int64, count=len(shifts))] = np.fromiter(shifts.values(), dtype=float,
+                                                                                     count=len(shifts))
+    flat_g = lookup[entries]
+    counts = np.maximum(lengths, 1)
+    mean_g = np.bincount(row, flat_g, len(series)) / counts
+    mean_x = np.bincount(row, flat_x, len(series)) / counts
+    dg = flat_g - mean_g[row]
+    spread = np.bincount(row, dg * dg, len(series))
+    slope = np.bincount(row, dg * (flat_x - mean_x[row]), len(series))
+    with np.errstate(all="ignore"):
+        beta = np.where((lengths >= 3) & (spread > 1e-12), np.clip(slope / spread, *BETA_RANGE), 1.0)
+    residual = flat_x - beta[row] * flat_g
+    bounds = np.r_[0, np.cumsum(lengths)]
+    return [(residual[bounds[i]:bounds[i + 1]], float(beta[i])) for i in range(len(series))]
