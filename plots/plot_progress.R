@@ -26,7 +26,7 @@ plot_progress <- function(files, out = stderr(), terminal = is.character(out) ||
     line <- plot_progress_line(now[[1]], length(files), proc.time()[["elapsed"]] - started, now[[2]],
                                files[[now[[3]]]])
     text <- paste0("\r\033[K", line, if (now[[1]] >= length(files)) "\n")
-    if (is.character(out)) cat(text, file = out, sep = "", append = TRUE) else cat(text, file = out, sep = "")
+    show_status(text, out)
     invisible(NULL)
   }
 }

@@ -82,9 +82,12 @@ launch_costs <- function(archives, frame) {
   rows <- runs[rows, on = c("archive", "run_id"), nomatch = NULL]
   rows <- rows[is.finite(start) & is.finite(end)]
   if (!nrow(rows)) return(NULL)
-  setorderv(rows, c("archive", "start", "end"))
+  # One sequence over every archive: archives whose runs were submitted
+  # interleaved (submit --interleave-with) take turns, and the gap after a
+  # run is what its launch cost, not the other archive's run in between.
+  setorderv(rows, c("start", "end"))
   rows[, kernel := pmax(end - start, 0)]
-  rows[, gap := shift(start, -1L) - end, by = archive]
+  rows[, gap := shift(start, -1L) - end]
   typical <- max(median(rows$kernel), 1)
   rows[gap < 0 | gap > 10 * typical, gap := NA_real_]
   rows[, .(kernel = median(kernel), launch = if (all(is.na(gap))) NA_real_ else median(gap, na.rm = TRUE)),
@@ -116,8 +119,12 @@ plan_repetitions <- function(tt, costs, target, level = 0.95) {
   # Unknown costs: a launch taken to cost what a round does.
   cl <- out[, fcoalesce(seconds_per_launch, seconds_per_round, 1)]
   cr <- out[, fcoalesce(seconds_per_round, seconds_per_launch, 1)]
-  out[, best_rounds := fifelse(var_launch > 0, pmax(1L, as.integer(round(sqrt(cl * var_round / (cr * var_launch))))),
-                               NA_integer_)]
+  # K* only where launches add variance (evaluated there alone: 1 / 0 is no count of rounds).
+  launches_vary <- which(out$var_launch > 0)
+  best <- rep(NA_integer_, nrow(out))
+  best[launches_vary] <- out[launches_vary, as.integer(pmax(1, pmin(round(sqrt(
+    cl[launches_vary] * var_round / (cr[launches_vary] * var_launch))), 1e6)))]
+  out[, best_rounds := best]
   out[is.na(best_rounds), best_rounds := pmax(rounds_needed, rounds, na.rm = TRUE)]
   out[, runs_at_best := runs_to_reach(var_launch, var_round, best_rounds, rep(w, .N), level)]
   cost <- function(runs, rounds) runs * (cl + rounds * cr)

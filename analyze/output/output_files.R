@@ -76,6 +76,13 @@ write_text_file <- function(lines, file) {
   write_bytes(bytes, file, "a text file cut short")
 }
 
+# A status line (a progress line, plots/plot_progress.R) to OUT: a
+# connection such as stderr(), or a file name appended to. No output of the
+# analysis: a lost status line loses no result, so it is not checked.
+show_status <- function(text, out) {
+  if (is.character(out)) cat(text, file = out, sep = "", append = TRUE) else cat(text, file = out, sep = "")
+}
+
 # Writes BYTES to FILE whole or stops with an nbh_output_error (WHAT says
 # what was cut where the file system gives no reason).
 write_bytes <- function(bytes, file, what) {
