@@ -113,6 +113,9 @@ class Workspace:
     def record(self, run_id, number):
         return self.tmp_path / "work" / f"{run_id}.a{number}.json"
 
+    def start_file(self, run_id, number):
+        return self.tmp_path / "work" / f"{run_id}.a{number}.start"
+
 
 def test_attempt_files_keep_every_kernel_file_of_a_resumed_run(tmp_path):
     status = two_attempts(tmp_path)
