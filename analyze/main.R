@@ -100,7 +100,8 @@ main <- function(args) {
                            blind = sum(power == "cannot detect")),
                         by = .(library = fcoalesce(library, "libraries compared"), guideline_no, tag, guideline)]
   # Each library's guidelines together (in the order of the archives), then those that compare libraries.
-  s[, library := factor(library, levels = unique(c(setdiff(unique(library), "libraries compared"),
+  in_archives <- unique(result$frame$runs[order(archive)]$library)
+  s[, library := factor(library, levels = unique(c(intersect(in_archives, library), setdiff(library, in_archives),
                                                    "libraries compared")))]
   setorder(s, library, guideline_no)
   for (l in levels(droplevels(s$library))) {
