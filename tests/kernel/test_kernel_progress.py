@@ -86,9 +86,12 @@ def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run, k
     machine goes both ways: longer under load (20-30 %, more when the
     other hyperthread of the core is busy), shorter when the calibration
     ran while it was busy (seen here: 5.2 us measured for 7.2 nominal).
-    Hence the analyzer's use of the measured work. What must hold: the
-    median within a factor of 2 (0.5 .. 2.5: a unit or factor mistake is
-    far outside), and work_factor 2 measures about twice work_factor 1 of
+    Hence the analyzer's use of the measured work. Under a load of a few
+    spinning processes the countdown gets a third of a core and runs 8x its
+    nominal (386 ms measured for 48 ms once). What must hold: the median
+    within 0.1 .. 20 of the nominal (a unit mistake, 1000x, is far
+    outside: this bound is not a timing claim), and, compared where both
+    are measured alike, work_factor 2 measures about twice work_factor 1 of
     the same exchange. The host of this VM also changes its speed by 3-4x
     for seconds (once work_factor 2 measured the same as 1 in a run without
     rounds): the two factors are compared round by round, each round's
@@ -103,7 +106,7 @@ def work_problem(run):
     work = run.results.groupby("id")["work_seconds"]
     for id_ in (4, 5, 6, 7, 8):
         measured = work.get_group(id_).median() * 1e6
-        if not 0.5 * nominal[id_] <= measured <= 2.5 * nominal[id_]:
+        if not 0.1 * nominal[id_] <= measured <= 20 * nominal[id_]:
             return f"experiment {id_}: {measured:.1f} us measured for {nominal[id_]:.1f} nominal"
     per_round = run.results.groupby(["id", "round"])["work_seconds"].median().unstack(0)
     ratio = (per_round[5] / per_round[4]).median()
