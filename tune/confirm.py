@@ -16,16 +16,18 @@ costs nothing on any deployment; otherwise the table says where it costs.
 import csv
 import pathlib
 
-from gen import whole_files
+from gen import registry, whole_files
 from gen.workspace import now_utc
 from tune import campaigns
 from tune.space import Candidate
 from tune.target import parse_assessment
 
-KEY_SKIP = {"param_set", "guideline", "a_params", "b_params", "runs_a", "runs_b", "pairs", "median_a_us",
-            "median_b_us", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value", "p_adjusted", "slower", "violated",
-            "decision", "decided_round", "look_decisions", "p_look", "ci_level_look", "group", "overview_plot",
-            "focus_plot", "method", "statistic"}
+# What tells one test of tests.csv from another, apart from its parameter
+# set: the guideline's set and relation, the context, the registry's
+# parameters (registry/parameters.csv, one list for every part) and the
+# A/A twin. Everything else is a statistic, whichever test made it.
+TEST_IDENTITY = ("set", "tag", "relation", "library", "deployment", "nprocs", "twin",
+                 *(row["name"] for row in registry.read_table("parameters")))
 
 
 def generate(tune):
@@ -75,7 +77,8 @@ def run_confirmation(tune):
 
 
 def twin_key(row):
-    return tuple((k, v) for k, v in row.items() if k not in KEY_SKIP)
+    """ROW's test, whatever its parameter set: the same key under the default and the winner."""
+    return tuple((k, row[k]) for k in TEST_IDENTITY if k in row)
 
 
 def matches(row, cell):

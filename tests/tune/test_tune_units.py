@@ -277,6 +277,27 @@ def test_the_confirmation_calls_a_fix_only_what_heals_every_cell_and_costs_nothi
         "no longer significant is not healed"
 
 
+def test_the_confirmation_matches_the_winners_tests_to_the_defaults_whatever_their_statistics():
+    # The two-level test writes df, p_reverse, var_launch, var_round and
+    # launch_share, which differ between the default's and the winner's
+    # test of one cell: a test is known by its identity (set, context,
+    # parameters), so a cell violated under both is no new violation.
+    cells = [{"op": "alltoall", "msize": "8192"}]
+
+    def gl8(param_set, msize, decision, deployment, share):
+        return {"set": "g", "tag": "GL8", "relation": "<=", "guideline": "alltoall <= neighbor_alltoall",
+                "param_set": param_set, "deployment": deployment, "nprocs": deployment[2:], "op": "",
+                "msize": msize, "decision": decision, "ratio": "1.2", "df": "9", "p_reverse": "1",
+                "var_launch": share, "var_round": "0.01", "launch_share": share, "method": "paired"}
+    tests = [gl8("default", "8192", "violated", "1x2", "0.1"), gl8("w", "8192", "holds", "1x2", "0.3"),
+             gl8("default", "1024", "violated", "1x4", "0.2"), gl8("w", "1024", "violated", "1x4", "0.6")]
+    found = confirm.verdict(tests, "GL8", "w", "1x2", cells, ["1x2", "1x4"])
+    assert found["fix"] and found["summary"] == "a fix: heals 1 of 1 cells at 1x2, costs nothing decided", found
+    tests[2]["decision"] = "holds"
+    found = confirm.verdict(tests, "GL8", "w", "1x2", cells, ["1x2", "1x4"])
+    assert found["summary"] == "not a fix: heals 1 of 1 cells at 1x2; at 1x4: 0 cells slower, 1 new violations", found
+
+
 def test_deployable_files_for_each_library(tmp_path):
     written = deploy.write(tmp_path / "o", "openmpi", {"coll_tuned_use_dynamic_rules": "true",
                                                        "coll_tuned_alltoall_algorithm": "pairwise"}, "c",
