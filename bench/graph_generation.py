@@ -1,8 +1,12 @@
 """bench/bench-graphs: times generate's graph steps (wall and CPU seconds, the
 load average beside them: on a shared machine the wall time is what the
-others leave) and peak memory on a stencil matrix into p parts, then shows
-the kernel's memory per process following its degree, not the file's edges."""
+others leave) and peak memory on a stencil matrix into p parts by METIS or
+by coordinate bisection (--partition), then shows the kernel's memory per
+process following its degree, not the file's edges. --record appends the
+figures to a CSV file; --compare prints the partitions recorded there side
+by side: what the faster one costs in edge cut and entries sent."""
 import argparse
+import csv
 import os
 import resource
 import subprocess
@@ -23,38 +27,93 @@ def main():
     parser.add_argument("--n", type=int, default=100, help="grid extent (n^3 rows)")
     parser.add_argument("--p", type=int, default=1024, help="processes (parts)")
     parser.add_argument("--target", type=float, default=30, help="the target for the total, seconds")
+    parser.add_argument("--partition", choices=("metis", "geometric"), default="metis",
+                        help="METIS k-way (the default of a graph spec) or recursive coordinate bisection")
     parser.add_argument("--full-p", type=int, default=1024,
-                        help="processes of the Full graph whose file the kernel's reader is measured on")
+                        help="processes of the Full graph whose file the kernel's reader is measured on; "
+                        "0: no kernel memory")
+    parser.add_argument("--record", help="append this run's figures to this CSV file")
+    parser.add_argument("--compare", help="only print the runs recorded in this CSV file side by side")
     args = parser.parse_args()
-    spec = parse(f"stencil3d n={args.n}")
+    if args.compare:
+        compare(args.compare)
+        return
+    spec = parse(f"stencil3d n={args.n} partition={args.partition}")
     steps = []
 
     def step(name, function):
         start, cpu = time.perf_counter(), time.process_time()
         value = function()
-        steps.append((name, time.perf_counter() - start, time.process_time() - cpu))
+        steps.append((name, time.perf_counter() - start, time.process_time() - cpu, peak_gib()))
         return value
 
     matrix = step("stencil matrix", lambda: generators.stencil(args.n, 3, 7))
-    parts = step("METIS k-way", lambda: partition.metis(matrix, args.p, spec.partition_seed))
+    if spec.uses_metis:
+        parts = step("METIS k-way", lambda: partition.metis(matrix, args.p, spec.partition_seed))
+    else:
+        parts = step("coordinate bisection", lambda: partition.geometric(matrix.coordinates(), args.p))
     source, dest, count = step("SpMV halo", lambda: halo.halo_edges(matrix, parts, args.p))
     cut = step("edge cut", lambda: halo.edge_cut(matrix, parts))
     folder = tempfile.mkdtemp()
     step("write graph file", lambda: whole_files.write_text(f"{folder}/g.csv", files.graph_text(source, dest, count)))
     about = describe.describe(spec, spec.file_name(args.p), args.p, source, dest, count, matrix, cut)
-    total = sum(seconds for _, seconds, _ in steps)
-    cpu = sum(seconds for _, _, seconds in steps)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB -> GiB
+    total = sum(step[1] for step in steps)
+    cpu = sum(step[2] for step in steps)
+    peak = peak_gib()
     load = open("/proc/loadavg").read().split()[0]
     print(f"graph {spec.text}: {matrix.n} rows, {matrix.nonzeros} nonzeros, p = {args.p} (load average {load})")
-    for name, seconds, cpu_seconds in steps:
-        print(f"  {name:<18} {seconds:7.2f} s (CPU {cpu_seconds:7.2f} s)")
+    for name, seconds, cpu_seconds, peak_so_far in steps:
+        print(f"  {name:<20} {seconds:7.2f} s (CPU {cpu_seconds:7.2f} s), peak memory so far {peak_so_far:5.2f} GiB")
     print(f"total {total:.2f} s, CPU {cpu:.2f} s (target < {args.target:g} s), peak memory {peak:.2f} GiB "
           f"(target < 4 GiB)")
     print(f"graph: {about['edges']} edges, degree {about['degree_min']}/{about['degree_mean']}/{about['degree_max']}, "
           f"entries sent {about['entries_min']}/{about['entries_mean']}/{about['entries_max']}, edge cut {cut}")
-    kernel_memory(folder, source, dest, args.p, args.full_p)
+    if args.full_p:
+        kernel_memory(folder, source, dest, args.p, args.full_p)
     whole_files.remove_tree(folder)
+    if args.record:
+        record(args.record, {"partition": args.partition, "rows": matrix.n, "p": args.p, "seconds": round(total, 2),
+                             "cpu_seconds": round(cpu, 2), "peak_gib": round(peak, 2), "load": load,
+                             "edge_cut": cut, "entries_mean": about["entries_mean"],
+                             "entries_max": about["entries_max"], "degree_max": about["degree_max"]})
+
+
+def peak_gib():
+    """This process's peak memory (max RSS) so far."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB -> GiB
+
+
+FIGURES = ("partition", "rows", "p", "seconds", "cpu_seconds", "peak_gib", "load", "edge_cut", "entries_mean",
+           "entries_max", "degree_max")
+
+
+def record(path, row):
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, FIGURES)
+        if new:
+            writer.writeheader()
+        writer.writerow(row)
+
+
+def compare(path):
+    """The recorded partitions of one matrix side by side, each against the first."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    first = rows[0]
+    print(f"partitions of {first['rows']} rows into p = {first['p']}, against {first['partition']}:")
+    print(f"  {'partition':<10} {'wall s':>8} {'CPU s':>8} {'peak GiB':>9} {'edge cut':>10} "
+          f"{'entries sent max/mean':>22} {'degree max':>10}")
+    for row in rows:
+        spread = float(row["entries_max"]) / float(row["entries_mean"])
+        versus = ("" if row is first else
+                  f"  (CPU x{float(row['cpu_seconds']) / float(first['cpu_seconds']):.2f}, "
+                  f"edge cut x{int(row['edge_cut']) / int(first['edge_cut']):.2f}, "
+                  f"entries max x{int(row['entries_max']) / int(first['entries_max']):.2f})")
+        print(f"  {row['partition']:<10} {float(row['seconds']):8.2f} {float(row['cpu_seconds']):8.2f} "
+              f"{float(row['peak_gib']):9.2f} {int(row['edge_cut']):10d} "
+              f"{row['entries_max'] + ' / ' + row['entries_mean'] + f' = {spread:.2f}':>22} "
+              f"{int(row['degree_max']):10d}{versus}")
 
 
 def kernel_memory(folder, source, dest, p, full_p):

@@ -62,9 +62,11 @@ def graph_of(spec, campaign, nprocs, matrix):
                        "(a graph needs at least one row per process)")
     if spec.uses_metis:
         parts = partition.metis(matrix, nprocs, spec.partition_seed)
-    else:
+    elif spec.uses_partition_file:
         path = existing(resolve(campaign, spec.partition_file(nprocs)), spec, "partition")
         parts = partition.read(path, matrix.n, nprocs)
+    else:  # geometric: the spec allows it only where the generator gives coordinates
+        parts = partition.geometric(matrix.coordinates(), nprocs)
     source, dest, count = halo.halo_edges(matrix, parts, nprocs)
     return source, dest, count, matrix, halo.edge_cut(matrix, parts)
 

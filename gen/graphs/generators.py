@@ -1,6 +1,8 @@
 """Built-in matrices that need no download (docs/campaigns.md "Graphs"):
 stencils on a regular grid (natural ordering, no periodic wrap, the
-diagonal included) and random geometric graphs. Vectorised numpy."""
+diagonal included) and random geometric graphs, each with its rows'
+coordinates (the grid positions; the graph's points). Vectorised numpy."""
+import functools
 import itertools
 
 import numpy as np
@@ -40,12 +42,20 @@ def stencil(n, ndim, points):
     col = (np.arange(size, dtype=np.int64)[:, None] + shifts[None, :])[valid]
     del valid
     row = np.repeat(np.arange(size, dtype=np.int64), per_row)
-    return Pattern(size, row, col, symmetric=True)
+    return Pattern(size, row, col, symmetric=True, coordinates=functools.partial(grid_coordinates, n, ndim))
+
+
+def grid_coordinates(n, ndim):
+    """The grid position of each of the n^ndim unknowns in the natural ordering
+    (the first coordinate changes slowest), one int32 array per axis."""
+    index = np.arange(n ** ndim, dtype=np.int32)  # n^ndim <= 10^8 (spec.MAX_UNKNOWNS)
+    return [index // n ** (ndim - 1 - d) % n for d in range(ndim)]
 
 
 def random_geometric(n, radius, dim, seed):
     """N points uniform in the unit square/cube (numpy PCG64(seed)); row i
-    references itself and every point within RADIUS (Euclidean)."""
+    references itself and every point within RADIUS (Euclidean). The points
+    are the pattern's coordinates (kept, not drawn again)."""
     points = np.random.Generator(np.random.PCG64(seed)).random((n, dim))
     cells = max(1, int(1 / radius))
     cell = np.minimum((points * cells).astype(np.int64), cells - 1)
@@ -70,4 +80,4 @@ def random_geometric(n, radius, dim, seed):
         near = (np.sum((points[mine] - points[theirs]) ** 2, axis=1) <= radius * radius) & (mine != theirs)
         rows.append(mine[near])
         cols.append(theirs[near])
-    return Pattern.of(n, np.concatenate(rows), np.concatenate(cols))
+    return Pattern.of(n, np.concatenate(rows), np.concatenate(cols), coordinates=lambda: list(points.T))

@@ -1,4 +1,5 @@
-"""A sparse matrix pattern: N x N, nonzeros as coordinate arrays (0-based, int64)."""
+"""A sparse matrix pattern: N x N, nonzeros as coordinate arrays (0-based,
+int64), and where the matrix has them, its rows' points in space."""
 import dataclasses
 
 import numpy as np
@@ -31,12 +32,15 @@ class Pattern:
     row: np.ndarray
     col: np.ndarray
     symmetric: bool = False  # known to equal its transpose (a stencil): A + A^T is A
+    # the rows' coordinates, made when asked (partition=geometric): a function
+    # returning one array of n per axis; None where the matrix has no points (.mtx)
+    coordinates: object = None
 
     @classmethod
-    def of(cls, n, row, col):
+    def of(cls, n, row, col, coordinates=None):
         """The pattern with the distinct (row, col) pairs of ROW, COL (sorted by row, then column)."""
         keys = distinct(np.asarray(row, dtype=np.int64) * n + np.asarray(col, dtype=np.int64))
-        return cls(n, keys // n, keys % n)
+        return cls(n, keys // n, keys % n, coordinates=coordinates)
 
     @property
     def nonzeros(self):

@@ -11,8 +11,12 @@
 
 Matrix sources (all but edges) are partitioned into p parts:
     partition=metis (default) [partition_seed=1]   METIS k-way, the seed recorded
+    partition=geometric                            recursive coordinate bisection of the rows'
+                                                   points (stencils: grid positions; rgg: its
+                                                   points); not for mtx, which has none
     partition=PATH                                 one 0-based part id per row; {p} in PATH
-                                                   is replaced by the process count
+                                                   is replaced by the process count (a file
+                                                   named metis or geometric: ./metis)
 """
 import dataclasses
 import hashlib
@@ -22,6 +26,8 @@ from gen.errors import NbhError
 
 MATRIX_KINDS = ("stencil2d", "stencil3d", "rgg", "mtx")
 KINDS = MATRIX_KINDS + ("edges",)
+POINT_KINDS = ("stencil2d", "stencil3d", "rgg")  # matrices whose rows have coordinates
+METHODS = ("metis", "geometric")  # partition= values that are not a partition file
 # kind -> {key: (required, default)}
 ARGUMENTS = {
     "stencil2d": {"n": (True, None), "points": (False, "5")},
@@ -44,8 +50,8 @@ class GraphSpec:
     text: str            # as the campaign wrote it
     kind: str
     arguments: tuple     # ((key, value), ...) in ARGUMENTS order, defaults filled in
-    partition: str       # "metis", a partition file path, or "" (edge lists)
-    partition_seed: int  # METIS seed (0 for a partition file or an edge list)
+    partition: str       # "metis", "geometric", a partition file path, or "" (edge lists)
+    partition_seed: int  # METIS seed (0 for geometric, a partition file or an edge list)
 
     def get(self, key):
         return dict(self.arguments)[key]
@@ -73,8 +79,12 @@ class GraphSpec:
     def uses_metis(self):
         return self.partition == "metis"
 
+    @property
+    def uses_partition_file(self):
+        return self.partition not in METHODS + ("",)
+
     def file_name(self, nprocs):
-        """graphs/<key>.p<P>.s<seed>.csv (docs/kernel.md "Graph files")."""
+        """graphs/<key>.p<P>.s<seed>.csv (docs/kernel.md "Graph files"); seed 0 unless METIS partitions."""
         return f"{self.key}.p{nprocs}.s{self.partition_seed}.csv"
 
     def partition_file(self, nprocs):
@@ -115,6 +125,9 @@ def parse(text):
     partition = values["partition"]
     if partition != "metis" and "partition_seed" in given:
         raise SpecError(f"graph '{text}': partition_seed applies to partition=metis only")
+    if partition == "geometric" and kind not in POINT_KINDS:
+        raise SpecError(f"graph '{text}': partition=geometric needs the rows' coordinates, which {kind} has not "
+                        f"(only {', '.join(POINT_KINDS)}); use partition=metis or a partition file")
     seed = int(values["partition_seed"]) if partition == "metis" else 0
     return GraphSpec(text, kind, arguments, partition, seed)
 
