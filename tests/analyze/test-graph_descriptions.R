@@ -22,6 +22,9 @@ test_that("graph descriptions: one row per graph file, the same file of two arch
   expect_equal(nrow(graph_descriptions(list(list(dir = tempfile("none-"))))), 0L)
   shown <- graph_report_table(g)
   expect_equal(shown$`degree min/mean/max`, "0 / 1.25 / 2")
+  expect_equal(shown$partition, "metis seed 1")
+  geometric <- copy(g)[, `:=`(partition = "geometric", partition_seed = 0)]
+  expect_equal(graph_report_table(geometric)$partition, "geometric")
 })
 
 test_that("the volume heat map has every edge of the graph file and is drawn as PNG and PDF", {

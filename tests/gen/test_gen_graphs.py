@@ -1,6 +1,7 @@
 """Graphs from applications (gen/graphs/): the SpMV halo of hand-checkable
-matrices, every source format, partition files, METIS determinism and the
-one-line report of every bad input."""
+matrices, every source format, partition files, METIS determinism, the
+geometric partition (recursive coordinate bisection) against a brute-force
+one, and the one-line report of every bad input."""
 import numpy as np
 import pytest
 
@@ -228,12 +229,18 @@ def test_missing_source_file_is_named(tmp_path):
     ("stencil2d n", "'n' is not KEY=VALUE"),
     ("edges file=a.csv partition=metis", "edges takes no 'partition'"),
     ("mtx file=a.mtx partition=p.txt partition_seed=3", "partition_seed applies to partition=metis only"),
+    ("stencil3d n=8 partition=geometric partition_seed=3", "partition_seed applies to partition=metis only"),
+    ("mtx file=a.mtx partition=geometric", "graph 'mtx file=a.mtx partition=geometric': partition=geometric needs "
+     "the rows' coordinates, which mtx has not (only stencil2d, stencil3d, rgg); use partition=metis or a "
+     "partition file"),
+    ("edges file=a.csv partition=geometric", "graph 'edges file=a.csv partition=geometric': edges takes no "
+     "'partition'"),
     ("stencil2d n=4,5", "commas"),
 ])
 def test_bad_specs_say_what_is_wrong(text, reason):
     with pytest.raises(SpecError) as error:
         parse(text)
-    assert reason in str(error.value)
+    assert reason in str(error.value) and "\n" not in str(error.value)
 
 
 def edge_campaign(tmp_path, op, msize):
@@ -259,3 +266,107 @@ def test_buffers_are_checked_against_the_graph_file_not_p_minus_1_neighbors(tmp_
                                        r"needs 2147483648 bytes of buffers on process 0 of graph file "
                                        r"graphs/edges-halo-[0-9a-f]{8}\.p4\.s0\.csv, over the kernel's 1073741824"):
         generate(str(edge_campaign(tmp_path / "v", "neighbor_alltoallv", 2 ** 28)), "local-openmpi")
+
+
+def brute_force_bisection(coordinates, nprocs):
+    """Recursive coordinate bisection as its definition reads (gen/graphs/
+    partition.py), one box at a time with a full sort: the box's rows sorted
+    by (coordinate along the longest extent, row), the first share to the
+    ceil(k/2) parts below, part j's share of the rows floor(j n / p)."""
+    n = len(coordinates[0])
+    parts = np.empty(n, dtype=np.int64)
+
+    def cut(rows, first, k):
+        if k == 1:
+            parts[rows] = first
+            return
+        extents = [np.ptp(axis[rows]) for axis in coordinates]
+        axis = extents.index(max(extents))
+        ordered = rows[np.lexsort((rows, coordinates[axis][rows]))]
+        low = (first + (k + 1) // 2) * n // nprocs - first * n // nprocs
+        cut(ordered[:low], first, (k + 1) // 2)
+        cut(ordered[low:], first + (k + 1) // 2, k // 2)
+
+    cut(np.arange(n), 0, nprocs)
+    return parts
+
+
+GEOMETRIC_CASES = [(2, 7, p) for p in (1, 2, 3, 4, 5, 7, 8, 13, 24, 49)] + \
+    [(3, 4, p) for p in (2, 3, 6, 7, 8, 16, 27, 64)] + [(2, 1, 1), (3, 5, 125)]
+
+
+@pytest.mark.parametrize("ndim, n, nprocs", GEOMETRIC_CASES)
+def test_geometric_partition_equals_the_brute_force_bisection_and_is_balanced(ndim, n, nprocs):
+    coordinates = generators.grid_coordinates(n, ndim)
+    parts = partition.geometric(coordinates, nprocs)
+    assert np.array_equal(parts, brute_force_bisection(coordinates, nprocs))
+    sizes = np.bincount(parts, minlength=nprocs)
+    assert len(sizes) == nprocs and sizes.max() - sizes.min() <= (1 if n ** ndim % nprocs else 0)
+    assert np.array_equal(parts, partition.geometric(coordinates, nprocs))  # deterministic
+
+
+def test_geometric_partition_of_a_grid_into_a_fitting_product_is_its_boxes():
+    r, c = np.divmod(np.arange(16), 4)
+    assert np.array_equal(partition.geometric(generators.grid_coordinates(4, 2), 4), (r // 2) * 2 + c // 2)
+    r, c = np.divmod(np.arange(36), 6)  # 6 = 2 x 3 parts: boxes of 3 x 2
+    assert np.array_equal(partition.geometric(generators.grid_coordinates(6, 2), 6), (r // 3) * 3 + c // 2)
+    x, y, z = np.unravel_index(np.arange(512), (8, 8, 8))  # octants of 4^3
+    assert np.array_equal(partition.geometric(generators.grid_coordinates(8, 3), 8), x // 4 * 4 + y // 4 * 2 + z // 4)
+
+
+def test_geometric_partition_into_as_many_parts_as_rows_gives_each_row_its_own():
+    parts = partition.geometric(generators.grid_coordinates(5, 3), 125)
+    assert sorted(parts.tolist()) == list(range(125))
+    assert np.array_equal(partition.geometric([np.array([0.5, 0.25, 0.75])], 3), [1, 0, 2])
+
+
+def test_geometric_partition_of_a_random_geometric_graph_bisects_its_own_points():
+    pattern = generators.random_geometric(600, 0.08, 2, 7)
+    points = np.random.Generator(np.random.PCG64(7)).random((600, 2))
+    assert all(np.array_equal(mine, theirs) for mine, theirs in zip(pattern.coordinates(), points.T))
+    for nprocs in (3, 7, 16):
+        parts = partition.geometric(pattern.coordinates(), nprocs)
+        assert np.array_equal(parts, brute_force_bisection(list(points.T), nprocs))
+        sizes = np.bincount(parts, minlength=nprocs)
+        assert sizes.max() - sizes.min() <= 1
+    # the first cut is across the longer extent of the points (x on a tie): parts
+    # 0..7 (ceil(15/2) = 8) hold the 8 * 600 // 15 = 320 points of least coordinate
+    parts = partition.geometric(pattern.coordinates(), 15)
+    axis = 0 if np.ptp(points[:, 0]) >= np.ptp(points[:, 1]) else 1
+    assert points[parts < 8, axis].max() < points[parts >= 8, axis].min() and np.count_nonzero(parts < 8) == 320
+
+
+def test_a_geometric_graph_file_is_seed_0_described_as_geometric_and_its_halo_is_the_boxes(tmp_path):
+    spec = "stencil2d n=4 partition=geometric"
+    names, (about,), _ = files.write_graphs([spec], [4], tmp_path, tmp_path / "graphs")
+    assert names[spec, 4].startswith("graphs/stencil2d-n4-points5-") and names[spec, 4].endswith(".p4.s0.csv")
+    assert (about["partition"], about["partition_seed"], about["edge_cut"]) == ("geometric", 0, 8)
+    # the quadrants' halo: two entries per face, none across the corner (as the hand-made blocks above)
+    assert (tmp_path / names[spec, 4]).read_text() == \
+        "source,dest,count\n0,1,2\n0,2,2\n1,0,2\n1,3,2\n2,0,2\n2,3,2\n3,1,2\n3,2,2\n"
+    metis, _, _ = files.write_graphs(["stencil2d n=4"], [4], tmp_path, tmp_path / "graphs")
+    assert metis["stencil2d n=4", 4].endswith(".p4.s1.csv") and metis["stencil2d n=4", 4][:-10] != names[spec, 4][:-10]
+    names, (about,), _ = files.write_graphs(["rgg n=500 radius=0.1 partition=geometric"], [7], tmp_path, tmp_path / "g")
+    assert (about["rows"], about["p"], about["partition"]) == (500, 7, "geometric") and about["edges"] > 0
+
+
+def test_geometric_partition_into_more_processes_than_rows_is_refused(tmp_path):
+    with pytest.raises(NbhError, match="'stencil2d n=2 partition=geometric': 4 rows cannot be split among 5 processes"):
+        files.write_graphs(["stencil2d n=2 partition=geometric"], [4, 5], tmp_path, tmp_path / "g")
+
+
+def test_halo_and_edge_cut_read_in_chunks_equal_them_read_at_once(monkeypatch):
+    # a general (not symmetric) pattern and a stencil, each cut across several chunks
+    for pattern in (generators.random_geometric(500, 0.1, 2, 3), generators.stencil(9, 3, 27)):
+        parts = partition.geometric(pattern.coordinates(), 6)
+        whole = halo.halo_edges(pattern, parts, 6), halo.edge_cut(pattern, parts)
+        monkeypatch.setattr(halo, "CHUNK", 7)
+        chunked = halo.halo_edges(pattern, parts, 6), halo.edge_cut(pattern, parts)
+        monkeypatch.undo()
+        assert all(np.array_equal(a, b) for a, b in zip(whole[0], chunked[0])) and whole[1] == chunked[1]
+        assert whole[1] == brute_force_edge_cut(pattern, parts)
+
+
+def brute_force_edge_cut(pattern, parts):
+    pairs = {(min(r, c), max(r, c)) for r, c in zip(pattern.row.tolist(), pattern.col.tolist()) if r != c}
+    return sum(parts[a] != parts[b] for a, b in pairs)

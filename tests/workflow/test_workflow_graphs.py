@@ -59,3 +59,36 @@ def test_a_bad_matrix_is_one_line_naming_file_and_line(bench, tmp_path):
     result = bench("generate", campaign, "--env", "local-mpich")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1
     assert "experiments.py:" in result.stderr and "points=9: stencil3d takes points=7 or points=27" in result.stderr
+
+
+def test_generate_writes_a_geometric_graph_file_and_refuses_geometric_for_a_matrix_file(bench, tmp_path):
+    campaign = tmp_path / "boxes"
+    campaign.mkdir()
+    (campaign / "campaign.conf").write_text("deployments = 1x8\nnrun = 1\nnrep = 2\ntime_limit = 1:00\nseed = 1\n")
+    (campaign / "experiments.py").write_text(
+        "from gen.design import levels\n"
+        "EXPERIMENTS = levels(op='neighbor_alltoallv', topology='graph', graph='stencil3d n=8 partition=geometric', "
+        "msize=8)\n")
+    bench.ok("generate", campaign, "--env", "local-openmpi")
+    folder = bench.workspace("boxes").inputs / "graphs"
+    (graph,) = folder.glob("stencil3d-n8-points7-*.p8.s0.csv")
+    # octants of 4^3: each sends its three face neighbours one 4 x 4 face
+    edges = read_csv(graph)
+    assert len(edges) == 24 and {e["count"] for e in edges} == {"16"}
+    (about,) = read_csv(folder / graph.name.replace(".csv", ".about.csv"))
+    assert (about["graph"], about["p"], about["partition"], about["partition_seed"], about["rows"],
+            about["edge_cut"], about["degree_max"]) == ("stencil3d n=8 partition=geometric", "8", "geometric", "0",
+                                                        "512", "192", "3")
+    assert {row["graph"] for row in read_csv(bench.workspace("boxes").input("1x8-default-r001", 1))} == \
+        {f"graphs/{graph.name}"}
+
+    other = tmp_path / "mine"
+    shutil.copytree(ROOT / "campaigns" / "app-graphs", other)
+    (other / "experiments.py").write_text((other / "experiments.py").read_text()
+                                          .replace(f'"{GRAPH}"', f'"{GRAPH} partition=geometric"'))
+    result = bench("generate", other, "--env", "local-openmpi", "--set", "deployments=1x4")
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "experiments.py:" in line and \
+        f"graph '{GRAPH} partition=geometric': partition=geometric needs the rows' coordinates" in line
+    assert not (bench.work / "mine").exists()
