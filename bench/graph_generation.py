@@ -1,10 +1,11 @@
 """bench/bench-graphs: times generate's graph steps (wall and CPU seconds, the
 load average beside them: on a shared machine the wall time is what the
-others leave) and peak memory on a stencil matrix into p parts by METIS or
-by coordinate bisection (--partition), then shows the kernel's memory per
-process following its degree, not the file's edges. --record appends the
-figures to a CSV file; --compare prints the partitions recorded there side
-by side: what the faster one costs in edge cut and entries sent."""
+others leave) and peak memory on a built-in matrix (a 3-D stencil, or
+--graph) into p parts by METIS or by coordinate bisection (--partition),
+then shows the kernel's memory per process following its degree, not the
+file's edges. --record appends the figures to a CSV file; --compare prints
+the partitions recorded there side by side: what the faster one costs in
+edge cut and entries sent."""
 import argparse
 import csv
 import os
@@ -18,13 +19,15 @@ import numpy as np
 
 sys.path.insert(0, ".")
 from gen import whole_files  # noqa: E402
-from gen.graphs import describe, files, generators, halo, partition  # noqa: E402
+from gen.graphs import describe, files, halo, partition  # noqa: E402
 from gen.graphs.spec import parse  # noqa: E402
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--n", type=int, default=100, help="grid extent (n^3 rows)")
+    parser.add_argument("--graph", help="another graph spec of a built-in matrix (without partition=), "
+                        "instead of stencil3d n=N")
     parser.add_argument("--p", type=int, default=1024, help="processes (parts)")
     parser.add_argument("--target", type=float, default=30, help="the target for the total, seconds")
     parser.add_argument("--partition", choices=("metis", "geometric"), default="metis",
@@ -38,7 +41,8 @@ def main():
     if args.compare:
         compare(args.compare)
         return
-    spec = parse(f"stencil3d n={args.n} partition={args.partition}")
+    graph = args.graph or f"stencil3d n={args.n}"
+    spec = parse(f"{graph} partition={args.partition}")
     steps = []
 
     def step(name, function):
@@ -47,7 +51,7 @@ def main():
         steps.append((name, time.perf_counter() - start, time.process_time() - cpu, peak_gib()))
         return value
 
-    matrix = step("stencil matrix", lambda: generators.stencil(args.n, 3, 7))
+    matrix = step(f"{spec.kind} matrix", lambda: files.load_matrix(spec, "."))
     if spec.uses_metis:
         parts = step("METIS k-way", lambda: partition.metis(matrix, args.p, spec.partition_seed))
     else:
@@ -72,7 +76,8 @@ def main():
         kernel_memory(folder, source, dest, args.p, args.full_p)
     whole_files.remove_tree(folder)
     if args.record:
-        record(args.record, {"partition": args.partition, "rows": matrix.n, "p": args.p, "seconds": round(total, 2),
+        record(args.record, {"graph": graph, "partition": args.partition, "rows": matrix.n, "p": args.p,
+                             "seconds": round(total, 2),
                              "cpu_seconds": round(cpu, 2), "peak_gib": round(peak, 2), "load": load,
                              "edge_cut": cut, "entries_mean": about["entries_mean"],
                              "entries_max": about["entries_max"], "degree_max": about["degree_max"]})
@@ -83,12 +88,12 @@ def peak_gib():
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # KiB -> GiB
 
 
-FIGURES = ("partition", "rows", "p", "seconds", "cpu_seconds", "peak_gib", "load", "edge_cut", "entries_mean",
+FIGURES = ("graph", "partition", "rows", "p", "seconds", "cpu_seconds", "peak_gib", "load", "edge_cut", "entries_mean",
            "entries_max", "degree_max")
 
 
 def record(path, row):
-    new = not os.path.exists(path)
+    new = not os.path.exists(path) or not os.path.getsize(path)
     with open(path, "a", newline="") as f:
         writer = csv.DictWriter(f, FIGURES)
         if new:
@@ -101,7 +106,8 @@ def compare(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     first = rows[0]
-    print(f"partitions of {first['rows']} rows into p = {first['p']}, against {first['partition']}:")
+    print(f"partitions of {first['graph']} ({first['rows']} rows) into p = {first['p']}, "
+          f"against {first['partition']}:")
     print(f"  {'partition':<10} {'wall s':>8} {'CPU s':>8} {'peak GiB':>9} {'edge cut':>10} "
           f"{'entries sent max/mean':>22} {'degree max':>10}")
     for row in rows:
@@ -109,7 +115,8 @@ def compare(path):
         versus = ("" if row is first else
                   f"  (CPU x{float(row['cpu_seconds']) / float(first['cpu_seconds']):.2f}, "
                   f"edge cut x{int(row['edge_cut']) / int(first['edge_cut']):.2f}, "
-                  f"entries max x{int(row['entries_max']) / int(first['entries_max']):.2f})")
+                  f"entries mean x{float(row['entries_mean']) / float(first['entries_mean']):.2f}, "
+                  f"max x{int(row['entries_max']) / int(first['entries_max']):.2f})")
         print(f"  {row['partition']:<10} {float(row['seconds']):8.2f} {float(row['cpu_seconds']):8.2f} "
               f"{float(row['peak_gib']):9.2f} {int(row['edge_cut']):10d} "
               f"{row['entries_max'] + ' / ' + row['entries_mean'] + f' = {spread:.2f}':>22} "
@@ -118,7 +125,7 @@ def compare(path):
 
 def kernel_memory(folder, source, dest, p, full_p):
     """The kernel's reader (build/nbh-graph-rows) as the processes of least and
-    most degree of the stencil graph, and as a process of Full on full_p (every
+    most degree of the graph, and as a process of Full on full_p (every
     process a neighbor of every other: p(p-1) edges, the largest graph file of
     p processes; at p = 16384 268 million lines, so a smaller p), each in a
     process of its own: peak memory against degree."""
