@@ -43,16 +43,19 @@ analyzer:
 deps:
 	@libexec/nbhbench-deps
 
+# A library's sources compile in parallel, one job per core (KERNEL_JOBS=1: one at a time).
+KERNEL_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+
 kernels: $(BUILD)/nbh-dims $(BUILD)/nbh-graph-rows
 	@$(if $(FOUND_LIBRARIES),,echo "make: no MPI compiler wrapper found (mpicc.openmpi, mpicc.mpich); run make deps" >&2; exit 1)
 	@for library in $(FOUND_LIBRARIES); do \
-	    $(MAKE) --no-print-directory kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
+	    $(MAKE) --no-print-directory -j$(KERNEL_JOBS) kernel LIBRARY=$$library MPICC=mpicc.$$library || exit 1; \
 	done
 	@# Intel MPI's mpicc finds its headers through I_MPI_ROOT (the others ignore it).
 	@# MPICC is shell words (a wrapper may take options): its path goes in quoted.
 	@for library in $(INSTALLED_LIBRARIES); do \
 	    prefix=$(call quoted,$(MPI_PREFIX))/$$library; \
-	    I_MPI_ROOT=$$prefix $(MAKE) --no-print-directory kernel LIBRARY=$$library \
+	    I_MPI_ROOT=$$prefix $(MAKE) --no-print-directory -j$(KERNEL_JOBS) kernel LIBRARY=$$library \
 	        MPICC="$$(printf '%q' "$$prefix/bin/mpicc")" || exit 1; \
 	done
 
