@@ -1,12 +1,15 @@
 """docs/examples/adaptive/README.md quotes the files beside it, and those
 files are what they say: comparison.csv is the analyses' tests.csv counted
-again, the analyses are today's design (paired tests, error spending over
-the looks of the adaptive ones), replay.csv is replay.txt, and the README's
-tables are comparison.csv, replay.csv and the first publication's
-2026-11-24/comparison.csv."""
+again (today's and the superseded 2026-11-26 publication's), the analyses
+are today's design (the two-level test across launches, error spending over
+the looks of the adaptive ones; the method-rounds folders the pooled round
+test), replay.csv is replay.txt, and the README's tables are comparison.csv,
+replay.csv, the analyses' tests.csv and 2026-11-26/comparison.csv."""
 import csv
 import pathlib
 import re
+
+import pytest
 
 from markdown_tables import markdown_table
 
@@ -33,24 +36,25 @@ def numbers(cell):
     return [float(x.replace(" ", "")) for x in re.findall(r"\d[\d ]*\.?\d*", cell)]
 
 
-def comparison():
-    return {r["name"]: r for r in rows(HERE / "comparison.csv")}
+def comparison(publication=HERE):
+    return {r["name"]: r for r in rows(publication / "comparison.csv")}
 
 
-def decisions(folder):
+def decisions(folder, publication=HERE):
     """{test: decision} of an analysis; a test is its guideline and its
     parameters (tests.csv's columns from relation to b_params, as compare.R)."""
-    tests = rows(HERE / folder / "tests.csv")
+    tests = rows(publication / folder / "tests.csv")
     names = list(tests[0])
     keys = ["guideline_no", "tag"] + names[names.index("relation"):names.index("b_params") + 1]
     return {tuple(t[k] for k in keys): t["decision"] for t in tests}
 
 
-def test_comparison_csv_counts_the_analyses():
-    table = comparison()
+@pytest.mark.parametrize("publication", [HERE, HERE / "2026-11-26"], ids=["today", "2026-11-26"])
+def test_comparison_csv_counts_the_analyses(publication):
+    table = comparison(publication)
     assert set(table) == set(ANALYSES)
     for name, (analysis, fixed) in ANALYSES.items():
-        r, mine, theirs = table[name], decisions(analysis), decisions(fixed)
+        r, mine, theirs = table[name], decisions(analysis, publication), decisions(fixed, publication)
         assert mine.keys() == theirs.keys(), name
         counted = {d: sum(v == d for v in mine.values()) for d in ("violated", "holds", "open")}
         assert [int(r["violated"]), int(r["holds"]), int(r["open"])] == list(counted.values()), name
@@ -60,10 +64,12 @@ def test_comparison_csv_counts_the_analyses():
         assert int(r["decided_same_as_fixed"]) == sum(mine[k] == theirs[k] for k in decided), name
 
 
-def test_the_analyses_are_paired_and_the_adaptive_ones_spend_error():
+def test_the_analyses_are_two_level_and_the_adaptive_ones_spend_error():
     for name, (analysis, _) in ANALYSES.items():
         tests = rows(HERE / analysis / "tests.csv")
+        # the two-level test: method paired, one degree of freedom less than the runs both sides have
         assert {t["method"] for t in tests} == {"paired"}, name
+        assert all(int(t["df"]) == min(int(t["runs_a"]), int(t["runs_b"])) - 1 for t in tests), name
         looks = {float(t["p_look"]) for t in tests}
         if "adaptive" in name:
             # O'Brien-Fleming-type spending of 0.001 over the looks at 10, 15, ... of nrun_max runs:
@@ -117,7 +123,7 @@ def replay_txt(path):
 
 
 def test_replay_csv_is_replay_txt():
-    for folder in (HERE, HERE / "2026-11-24"):
+    for folder in (HERE, HERE / "2026-11-24", HERE / "2026-11-26"):
         blocks, table = replay_txt(folder / "replay.txt"), rows(folder / "replay.csv")
         assert len(blocks) == len(table) > 0
         for b, r in zip(blocks, table):
@@ -147,17 +153,35 @@ def test_the_replay_table_is_replay_csv():
     assert seen == len(table)
 
 
-def test_the_first_publication_is_its_comparison_csv():
-    old = {r["name"]: r for r in rows(HERE / "2026-11-24" / "comparison.csv")}
-    new = comparison()
-    # The first comparison.csv has no fixed_experiment_runs: the fixed design's own experiment runs.
-    old_fixed = int(old["demo fixed, 30 runs, hold ratio 1.03"]["experiment_runs"])
+def test_the_method_rounds_analyses_are_the_pooled_test_of_the_fixed_archives():
+    for campaign in ("demo", "progress"):
+        pooled, two_level = rows(HERE / campaign / "fixed-method-rounds" / "tests.csv"), rows(HERE / campaign / "fixed" / "tests.csv")
+        assert {t["method"] for t in pooled} == {"rounds"}, campaign
+        names = list(pooled[0])
+        keys = [k for k in names[names.index("relation"):names.index("b_params") + 1] if k != "method"]
+        assert [[t[k] for k in keys] for t in pooled] == [[t[k] for k in keys] for t in two_level], campaign
+
+
+def test_the_last_publication_is_its_comparison_csv():
+    old, new = comparison(HERE / "2026-11-26"), comparison()
     seen = 0
     for cells in markdown_table(TEXT, "## What changed"):
-        name = "demo " + cells[0]
-        for cell, r, fixed in ((cells[1], old[name], old_fixed),
-                               (cells[2], new[name], int(new[name]["fixed_experiment_runs"]))):
-            assert numbers(cell)[:5] == [int(r["experiment_runs"]), fixed, int(r["violated"]), int(r["holds"]),
-                                         int(r["open"])], (name, cell)
+        name = cells[0]
+        for cell, r in ((cells[1], old[name]), (cells[2], new[name])):
+            assert numbers(cell)[:5] == [int(r[k]) for k in ("experiment_runs", "fixed_experiment_runs", "violated",
+                                                              "holds", "open")], (name, cell)
         seen += 1
-    assert seen == len(old)
+    assert seen == len(old) == len(new)
+
+
+def test_the_fixed_archives_under_both_tests_are_their_tests_csv():
+    folders = {"demo": ("2026-11-26/demo/fixed", "demo/fixed-method-rounds", "demo/fixed"),
+               "progress": ("2026-11-26/progress/fixed", "progress/fixed-method-rounds", "progress/fixed")}
+    seen = 0
+    for cells in markdown_table(TEXT, "| fixed archive |"):
+        campaign = cells[0].split(",")[0]
+        for cell, folder in zip(cells[1:], folders[campaign]):
+            decided = [t["decision"] for t in rows(HERE / folder / "tests.csv")]
+            assert numbers(cell) == [decided.count(d) for d in ("violated", "holds", "open")], (campaign, folder)
+        seen += 1
+    assert seen == len(folders)
