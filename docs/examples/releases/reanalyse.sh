@@ -8,7 +8,12 @@
 # plots (not the PDFs, run_medians.csv, percentiles.csv, archives.csv,
 # analysis.json), each archive's provenance, measured.csv (per archive:
 # library, runs, oversubscribed runs, the interleaved sequence and its
-# slots) and the measurement's campaign-log.txt.
+# slots) and the measurement's campaign-log.txt. For the comparison with
+# the 2026-11-27 publication: the five archives under --method rounds (that
+# day's test: method-rounds/, tests.csv and summary.csv, and methods.csv,
+# each test's decision under both tests), and each
+# --baseline comparison's cells unpaired on the same run medians
+# (unpaired.R: unpaired.csv beside regressions.csv).
 # Usage: docs/examples/releases/reanalyse.sh ROOT
 #   ROOT/archives: the five archives of `nbhbench demo openmpi mpich openmpi5
 #   mpich5 intelmpi`; ROOT/archives-ucx: the one of MPICH 5 with UCX forced;
@@ -53,6 +58,33 @@ for analysis in five-libraries openmpi5-vs-openmpi mpich5-vs-mpich mpich5-ucx-vs
     done
     cp "$out/$analysis"/plots/*.png "$here/$analysis/plots/"
 done
+
+./nbhbench analyze "$openmpi" "$mpich" "$openmpi5" "$mpich5" "$intelmpi" --method rounds --no-plots \
+    --out "$out/method-rounds"
+rm -rf "${here:?}/method-rounds"
+mkdir -p "$here/method-rounds"
+cp "$out/method-rounds"/{tests.csv,summary.csv} "$here/method-rounds/"
+# method-rounds/methods.csv: each test's decision, ratio, interval and p under
+# the two-level test (decision, ...: five-libraries/tests.csv) and under
+# --method rounds (..._rounds); a test is its guideline and parameters.
+.venv/bin/python - "$here" <<'PY'
+import pathlib, sys
+import pandas as pd
+here = pathlib.Path(sys.argv[1])
+shown = ["decision", "ratio", "ratio_ci_low", "ratio_ci_high", "p_value"]
+def read(path):
+    t = pd.read_csv(path)
+    columns = list(t.columns)
+    key = ["guideline_no", "tag"] + [c for c in columns[columns.index("relation"):columns.index("b_params") + 1]
+                                     if c != "method"]
+    return key, t[key + shown]
+key, paired = read(here / "five-libraries" / "tests.csv")
+_, rounds = read(here / "method-rounds" / "tests.csv")
+both = paired.merge(rounds, on=key, how="outer", suffixes=("", "_rounds"), validate="one_to_one")
+both.dropna(axis=1, how="all").to_csv(here / "method-rounds" / "methods.csv", index=False)
+PY
+Rscript --vanilla "$here/unpaired.R" "$here/openmpi5-vs-openmpi/unpaired.csv" "$openmpi5" "$openmpi"
+Rscript --vanilla "$here/unpaired.R" "$here/mpich5-vs-mpich/unpaired.csv" "$mpich5" "$mpich"
 
 cp "$root/campaign-log.txt" "$here/campaign-log.txt"
 rm -rf "${here:?}/provenance"
