@@ -91,10 +91,12 @@ check_same_campaign <- function(new, old) {
 # table (baseline cells numbered after the new ones) so that
 # assess_guideline tests them as the guideline `new <= baseline`.
 # Returns one row per pair: new_cell, old_cell, runs_new, runs_old,
-# median_new, median_old (seconds), ratio (median_new / median_old),
-# ratio_ci_low, ratio_ci_high, p_slower, p_faster (one-sided rank-sum
-# p-values, adjusted by `adjust` over the tested pairs), min_p (the
-# smallest p the test can reach, adjusted as the verdict is), verdict.
+# median_new, median_old (seconds), ratio, ratio_ci_low, ratio_ci_high,
+# p_slower, p_faster (one-sided p-values, adjusted by `adjust` over the
+# tested pairs), min_p (the smallest p the test can reach, adjusted as the
+# verdict is), method (`launches`: paired by launch; `unpaired`: the exact
+# rank-sum test), pairs and df (the pairs of launches and the t test's
+# degrees of freedom; NA unpaired), verdict.
 regression_tests <- function(pairs, new_cells, old_cells, new_medians, old_medians, key, p_thres = 0.001,
                              v_thres = 1.03, adjust = "none", ci_level = 0.95, launch_pairs = NULL,
                              run_offset = max(c(0L, new_medians$run))) {
@@ -126,10 +128,15 @@ regression_tests <- function(pairs, new_cells, old_cells, new_medians, old_media
   slower[, `:=`(p_slower = both[seq_len(n)], p_faster = both[n + seq_len(n)], min_p = reach)]
   out[slower, on = c(new_cell = "a_cell"), `:=`(
     median_new = i.median_a, median_old = i.median_b, ratio = i.ratio, ratio_ci_low = i.ratio_ci_low,
-    ratio_ci_high = i.ratio_ci_high, p_slower = i.p_slower, p_faster = i.p_faster, min_p = i.min_p)]
+    ratio_ci_high = i.ratio_ci_high, p_slower = i.p_slower, p_faster = i.p_faster, min_p = i.min_p,
+    method = i.method, pairs = i.pairs, df = i.df)]
   for (col in c("median_new", "median_old", "ratio", "ratio_ci_low", "ratio_ci_high", "p_slower", "p_faster",
                 "min_p")) {
     if (!col %in% names(out)) set(out, j = col, value = NA_real_)
+  }
+  if (!"method" %in% names(out)) out[, method := NA_character_]
+  for (col in c("pairs", "df")) {
+    if (!col %in% names(out)) set(out, j = col, value = NA_integer_)
   }
   out[, verdict := regression_verdict(ratio, p_slower, p_faster, min_p, runs_new, runs_old, p_thres, v_thres)]
   out[]
@@ -197,14 +204,15 @@ cells_apart <- function(new_cells, old_cells, key) {
 # regressions.csv: one row per cell of either side. The parameter columns
 # hold the cell (library and param_set those of the new side), then
 # library_baseline and param_set_baseline, the runs, medians (µs), the
-# ratio new/baseline with its interval, the p-values and the verdict.
+# ratio new/baseline with its interval, the p-values, the method (with
+# the pairs of launches and degrees of freedom) and the verdict.
 regression_table <- function(tests, matched, new_cells, old_cells, key, params) {
   # combine_archives numbers the cells by row: cell i is row i.
   tested <- cbind(new_cells[tests$new_cell, params, with = FALSE],
                   old_cells[tests$old_cell, .(library_baseline = library, param_set_baseline = param_set)],
                   tests[, .(runs_new, runs_baseline = runs_old, median_new_us = median_new * 1e6,
                             median_baseline_us = median_old * 1e6, ratio, ratio_ci_low, ratio_ci_high,
-                            p_slower, p_faster, min_p, verdict)])
+                            p_slower, p_faster, min_p, method, pairs, df, verdict)])
   new_only <- new_cells[matched$new_only, params, with = FALSE][, verdict := "new only"]
   old_only <- old_cells[matched$old_only, params, with = FALSE]
   old_only[, `:=`(library_baseline = library, param_set_baseline = param_set, verdict = "baseline only")]

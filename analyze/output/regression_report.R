@@ -41,12 +41,12 @@ regression_blocks <- function(regression, plots, params, settings) {
     heading("Release regression"),
     bullets(c(paste0("baseline: ", names_of(regression$baseline)),
               sprintf(paste("each cell of the new archives against the same cell of the baseline: `new <= baseline`",
-                            "violated (ratio median(new)/median(baseline) >= %s and p <= %s, one-sided Wilcoxon",
-                            "rank-sum test of the run medians: unpaired, since two archives share no run and no round) is",
-                            "**slower**; `baseline <= new` violated is **faster**"),
+                            "violated (ratio new/baseline >= %s and p <= %s, one-sided) is **slower**;",
+                            "`baseline <= new` violated is **faster**"),
                       format(regression$v_thres), format(regression$p_thres)),
+              regression_method_text(t),
               paste("cells matched on every analysis parameter", left_out),
-              sprintf("ratio intervals: %s%% bootstrap over runs; p-values: %s", format(100 * regression$ci_level),
+              sprintf("ratio intervals: %s%%, the test's own; p-values: %s", format(100 * regression$ci_level),
                       if (identical(regression$adjust, "none")) "not adjusted" else
                         paste("adjusted over the tested cells (--adjust", regression$adjust, ")")))),
     paragraph(sprintf(paste("**%d of %d matched cells slower**, %d faster, %d no change, %d cannot detect (too few",
@@ -88,6 +88,26 @@ regression_blocks <- function(regression, plots, params, settings) {
   }
   c(blocks, list(heading("Baseline provenance", 3L)),
     unlist(lapply(regression$baseline, provenance_blocks), recursive = FALSE))
+}
+
+# "tests: 30 cells paired by launch (...)": how the tested cells of T
+# (regressions.csv) were tested, the most used method first.
+regression_method_text <- function(t) {
+  used <- t[!is.na(method), .(n = .N, pairs = if (all(is.na(pairs))) "" else
+                                paste(sort(unique(na.omit(pairs))), collapse = ", ")), by = method][order(-n)]
+  if (!nrow(used)) return("tests: none (no cell was measured on both sides)")
+  said <- vapply(seq_len(nrow(used)), function(i) {
+    switch(used$method[i],
+           launches = sprintf(paste("%d cells **paired by launch** (`launches`: the releases' launches were",
+                                    "interleaved in one sequence; per pair of launches the log ratio of the two",
+                                    "runs' medians, one-sided t test over the %s pairs, pairs - 1 degrees of",
+                                    "freedom, ratio = exp(mean) with its t interval)"), used$n[i], used$pairs[i]),
+           unpaired = sprintf(paste("%d cells **unpaired** (`unpaired`: the releases' launches were not",
+                                    "interleaved; exact one-sided Wilcoxon rank-sum test of the run medians, ratio",
+                                    "of their medians with the Moses interval)"), used$n[i]),
+           sprintf("%d cells by method `%s`", used$n[i], used$method[i]))
+  }, "")
+  paste("tests:", paste(said, collapse = "; "))
 }
 
 # The report's blocks with the regression section placed after the verdict

@@ -102,6 +102,8 @@ test_that("regression_tests: the rank-sum p, the ratio and its interval on a han
   expect_equal(t$ratio, c(2.35 / 1.35, 1))
   expect_equal(t$min_p, c(1 / choose(16, 8), 1 / choose(6, 3)))
   expect_equal(t$verdict, c("slower", "cannot detect"))
+  expect_equal(t$method, c("unpaired", "unpaired"))   # no interleaved launches: the exact rank-sum test
+  expect_true(all(is.na(t$pairs)) && all(is.na(t$df)))
   # the interval of the same rank-sum test (Moses), as wilcox.test gives it
   ci <- exp(as.numeric(wilcox.test(log(2 + (0:7) / 10), log(1 + (0:7) / 10), conf.int = TRUE)$conf.int))
   expect_equal(c(t$ratio_ci_low[1], t$ratio_ci_high[1]), ci)
@@ -173,6 +175,51 @@ test_that("across libraries the library is left out; cells on one side only are 
   back <- regress_archives(analyze_archives(old, root = nbh_root), new)$table
   expect_equal(back[verdict == "baseline only", .N], 2L * nrow(experiments[msize == 256L]))
   expect_equal(unique(back[verdict == "baseline only", library_baseline]), "openmpi5")
+})
+
+# Puts the runs of archive DIR into the interleaved sequence SEQUENCE, run k
+# in slot k (runs.csv interleave and slot, as submit --interleave-with).
+interleave_runs <- function(dir, sequence) {
+  runs <- fread(file.path(dir, "runs.csv"))
+  runs[, `:=`(interleave = sequence, slot = run)]
+  Sys.chmod(file.path(dir, "runs.csv"), "644")
+  fwrite(runs, file.path(dir, "runs.csv"))
+}
+
+test_that("releases whose launches were interleaved are paired by launch, else unpaired; the table and report say which", {
+  old <- archive_of("openmpi", seed = 41L)
+  new <- archive_of("openmpi5", list(list(where = SLOW, factor = 1.3)), seed = 42L)
+  apart <- regress_archives(analyze_archives(new, root = nbh_root), old)
+  expect_setequal(unique(apart$table$method), "unpaired")
+  expect_true(all(is.na(apart$table$pairs)))
+  interleave_runs(old, "releases-1")
+  interleave_runs(new, "releases-1")
+  result <- suppressWarnings(analyze_archives(new, root = nbh_root))
+  r <- regress_archives(result, old)
+  t <- r$table
+  expect_setequal(unique(t$method), "launches")
+  expect_true(all(t$pairs == 8L) && all(t$df == 7L))
+  expect_equal(t[verdict == "slower", .N], 1L)
+  expect_equal(cell_of(t[verdict == "slower"])$msize, 4096L)
+  # one cell against its reference: the t test of the 8 pairs' log ratios of run medians
+  one <- t[verdict == "slower"]
+  cell_new <- result$frame$cells[one[, r$key, with = FALSE], on = r$key, cell]
+  old_result <- suppressWarnings(analyze_archives(old, root = nbh_root))
+  cell_old <- old_result$frame$cells[one[, r$key, with = FALSE], on = r$key, cell]
+  expect_length(c(cell_new, cell_old), 2L)
+  a <- result$medians[cell == cell_new][order(run)]$median
+  b <- old_result$medians[cell == cell_old][order(run)]$median
+  expect_equal(one$p_slower, t.test(log(a / b), alternative = "greater")$p.value)
+  expect_equal(one$ratio, exp(mean(log(a / b))))
+  expect_equal(one$min_p, 0)
+  # The report says how the cells were tested.
+  said <- regression_method_text(t)
+  expect_match(said, sprintf("^tests: %d cells \\*\\*paired by launch\\*\\* \\(`launches`", nrow(t)))
+  expect_match(said, "over the 8 pairs")
+  expect_match(regression_method_text(apart$table), "cells \\*\\*unpaired\\*\\* \\(`unpaired`: the releases' launches were not")
+  # Launches of two different sequences are not pairs.
+  interleave_runs(old, "releases-2")
+  expect_setequal(unique(regress_archives(result, old)$table$method), "unpaired")
 })
 
 test_that("bad baselines: another campaign, no common cell, the same archive", {

@@ -332,13 +332,16 @@ distinct_columns() {
     [ "$status" -eq 3 ] || { echo "$output $stderr"; return 1; }
     [ "${lines[-1]}" = "$(cd "$OUT" && pwd)/report.html" ]
     [[ $output == *"regression against the baseline: "*" of 96 matched cells slower, 0 faster, 0 cannot detect; 0 new only, 0 baseline only"* ]]
-    [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,graph,weights,layout,type_constructor,packing,unit,unit2,stride,stride2,halo_n,matrix_n,arrival,arrival_us,late_rank,sync,twin,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,verdict" ]
+    [ "$(head -n1 "$OUT/regressions.csv")" = "library,param_set,deployment,nprocs,op,topology,constructor,ndim,nfin,radius,order,reorder,datatype,msize,work_us,work_factor,graph,weights,layout,type_constructor,packing,unit,unit2,stride,stride2,halo_n,matrix_n,arrival,arrival_us,late_rank,sync,twin,library_baseline,param_set_baseline,runs_new,runs_baseline,median_new_us,median_baseline_us,ratio,ratio_ci_low,ratio_ci_high,p_slower,p_faster,min_p,method,pairs,df,verdict" ]
     [ "$(regression_ids "$OUT/regressions.csv" slower "$ARCHIVES/planted/experiments.csv")" = \
         "$(tail -n +2 "$ARCHIVES/planted/planted.csv" | cut -d, -f1 | sort -n)" ]
     ls "$OUT/plots/regression-01.png" >/dev/null
     [ ! -e "$OUT/plots/regression-01.pdf" ]   # PDF only with --pdf
     grep -q "<h2 id=\"release-regression\">Release regression</h2>" "$OUT/report.html"
     grep -q "baseline: \`clean\`" "$OUT/report.md"
+    # two archives of separate launches: every cell unpaired, and the report says so
+    [ "$(distinct_columns "$OUT/regressions.csv" method)" = "unpaired " ]
+    grep -q "cells \*\*unpaired\*\* (\`unpaired\`: the releases' launches were not interleaved" "$OUT/report.md"
     # The other way round the same cells are faster, and nothing is slower: exit 0.
     run nbhbench analyze "$ARCHIVES/clean" --baseline="$ARCHIVES/planted" --out "$OUT/back" --no-plots \
         --fail-on-violation

@@ -65,7 +65,7 @@ test_that("the focus plot draws one box per run and side with the reference line
 })
 
 test_that("one whisker 90 times the median is cut at the top of the view and marked; the boxes keep the panel", {
-  # docs/examples/releases/five-libraries focus-02 (t0012): one run's largest kept time 90x the median.
+  # docs/examples/releases/2026-11-27/five-libraries focus-02 (t0012): one run's largest kept time 90x the median.
   fd <- focus_data(result, vt[1])
   expect_true(all(is.na(fd$plots$view_top)) && !any(fd$data$cut))   # nothing far out: nothing cut
   expect_equal(fd$data$top, fd$data$ymax)

@@ -1,4 +1,4 @@
-# docs/examples/releases/openmpi5-vs-openmpi regression-01: its one faster
+# docs/examples/releases/2026-11-27/openmpi5-vs-openmpi regression-01: its one faster
 # cell was drawn under the grey points of no change at the same spot.
 cells <- data.table(plot = 1L, op = "neighbor_alltoall", msize = c(64L, 64L, 64L, 1024L, 1024L, 1024L),
                     line = c("a", "b", "c", "a", "b", "c"), ratio = c(0.66, 0.66, 0.65, 0.9, 1.2, 0.95),
