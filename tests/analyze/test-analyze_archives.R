@@ -175,10 +175,11 @@ test_that("in_background: f runs in a fork while this process goes on; its value
   pid <- Sys.getpid()
   started <- Sys.time()
   job <- in_background(function() {
-    Sys.sleep(0.3)
+    Sys.sleep(3)
     Sys.getpid()
   }, cores = 2L)
-  expect_lt(as.numeric(Sys.time() - started, units = "secs"), 0.25)   # not waited for here
+  # not waited for here: a fork returns long before the child's 3 s, even on a loaded machine
+  expect_lt(as.numeric(Sys.time() - started, units = "secs"), 2)
   expect_false(job() == pid)
   expect_null(job())   # collected once
   failed <- in_background(function() output_error("x/run_medians.csv", ": No space left on device"), cores = 2L)
