@@ -130,14 +130,10 @@ regression_tests <- function(pairs, new_cells, old_cells, new_medians, old_media
     median_new = i.median_a, median_old = i.median_b, ratio = i.ratio, ratio_ci_low = i.ratio_ci_low,
     ratio_ci_high = i.ratio_ci_high, p_slower = i.p_slower, p_faster = i.p_faster, min_p = i.min_p,
     method = i.method, pairs = i.pairs, df = i.df)]
-  for (col in c("median_new", "median_old", "ratio", "ratio_ci_low", "ratio_ci_high", "p_slower", "p_faster",
-                "min_p")) {
-    if (!col %in% names(out)) set(out, j = col, value = NA_real_)
-  }
-  if (!"method" %in% names(out)) out[, method := NA_character_]
-  for (col in c("pairs", "df")) {
-    if (!col %in% names(out)) set(out, j = col, value = NA_integer_)
-  }
+  untested <- c(setNames(rep(list(NA_real_), 8L), c("median_new", "median_old", "ratio", "ratio_ci_low",
+                                                      "ratio_ci_high", "p_slower", "p_faster", "min_p")),
+                list(method = NA_character_, pairs = NA_integer_, df = NA_integer_))
+  for (col in setdiff(names(untested), names(out))) set(out, j = col, value = untested[[col]])
   out[, verdict := regression_verdict(ratio, p_slower, p_faster, min_p, runs_new, runs_old, p_thres, v_thres)]
   out[]
 }
