@@ -104,6 +104,7 @@ class Database:
         self.dialect = dialect
         self.location = location
         self.in_transaction = False
+        self.snapshot = None    # a dict while reading(): what was read once in this snapshot (series.py)
 
     def sql(self, text):
         return text if self.dialect == "sqlite" else text.replace("?", "%s")
@@ -136,10 +137,12 @@ class Database:
             return
         self.execute("BEGIN" if self.dialect == "sqlite" else "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
         self.in_transaction = True
+        self.snapshot = {}
         try:
             yield self
         finally:
             self.in_transaction = False
+            self.snapshot = None
             self.execute("COMMIT")
 
     @contextlib.contextmanager

@@ -109,25 +109,29 @@ def write_fragment(db, directory, by="date"):
     analysis = Analysis(directory, staged=True)
     source = " ".join(analysis.archives["directory"])
     entry, added = add_analysis(db, analysis, source=source)
-    departures, common = find_departures(db, entry, by)
-    for d in departures:
-        d["line"] = departure_line(d) if d["status"] == "departs" else ""
-    write_csv(directory / "history_departures.csv", formatted(departures, DEPARTURE_COLUMNS + ("line",)),
-              DEPARTURE_COLUMNS + ("line",))
-    cell_ids = [d["cell_id"] for d in departures]
-    changes = find_changes(db, by, cell_ids=cell_ids).rows if cell_ids else []
-    for c in changes:
-        c["begins_here"] = "yes" if c["begins_entry"] == entry else "no"
-        c["line"] = change_line(c)
-    write_csv(directory / "history_changes.csv", formatted(changes, CHANGE_COLUMNS + ("begins_here", "line")),
-              CHANGE_COLUMNS + ("begins_here", "line"))
-    with db.reading():
+    with db.reading():   # one snapshot for everything read below (the cells are parsed once)
+        departures, common = find_departures(db, entry, by)
+        for d in departures:
+            d["line"] = departure_line(d) if d["status"] == "departs" else ""
+        write_csv(directory / "history_departures.csv", formatted(departures, DEPARTURE_COLUMNS + ("line",)),
+                  DEPARTURE_COLUMNS + ("line",))
+        cell_ids = [d["cell_id"] for d in departures]
+        # This analysis's cells are searched as one family; when they are
+        # every cell of the history, that is the page's search too.
+        every = len(cell_ids) == db.query("SELECT COUNT(*) FROM cells")[0][0]
+        found = find_changes(db, by, cell_ids=None if every else cell_ids) if cell_ids else None
+        changes = [dict(c) for c in found.rows] if found else []
+        for c in changes:
+            c["begins_here"] = "yes" if c["begins_entry"] == entry else "no"
+            c["line"] = change_line(c)
+        write_csv(directory / "history_changes.csv", formatted(changes, CHANGE_COLUMNS + ("begins_here", "line")),
+                  CHANGE_COLUMNS + ("begins_here", "line"))
         write_csv(directory / "history_violations.csv", violation_rows(db, entry, by), VIOLATION_COLUMNS)
         entries = db.query("SELECT COUNT(*) FROM entries")[0][0]
-    counts = {s: sum(d["status"] == s for d in departures) for s in ("departs", "consistent", "too few entries")}
-    (directory / "history.json").write_text(json.dumps(
-        {"entry": entry, "entries": entries, "database": shown(db.location), "order": by, "already": not added,
-         "online": ONLINE, "offline": OFFLINE, "min_earlier": departure.MIN_EARLIER, "cells": len(departures),
-         "departs": counts["departs"], "consistent": counts["consistent"], "too_few": counts["too few entries"],
-         "common": common_of(common)}, indent=1) + "\n", encoding="utf-8")
-    write_page(db, directory / "history.html", by)
+        counts = {s: sum(d["status"] == s for d in departures) for s in ("departs", "consistent", "too few entries")}
+        (directory / "history.json").write_text(json.dumps(
+            {"entry": entry, "entries": entries, "database": shown(db.location), "order": by, "already": not added,
+             "online": ONLINE, "offline": OFFLINE, "min_earlier": departure.MIN_EARLIER, "cells": len(departures),
+             "departs": counts["departs"], "consistent": counts["consistent"], "too_few": counts["too few entries"],
+             "common": common_of(common)}, indent=1) + "\n", encoding="utf-8")
+        write_page(db, directory / "history.html", by, found=found if every else None)

@@ -23,8 +23,6 @@ import math
 import re
 from pathlib import Path
 
-import numpy as np
-
 from history import series
 from history.cell_changes import ALPHA, MIN_RATIO, cell_text, change_line, context_text, find_changes, same_everywhere
 from history.database import shown
@@ -139,6 +137,21 @@ def svg_chart(points, changes, positions, labels):
     return "".join(parts)
 
 
+def quartiles(values):
+    """(quartile 1, quartile 3) of VALUES, as np.percentile(values, [25, 75])
+    computes them (linear between order statistics), without its cost per
+    call: the page draws a band for every entry of 2000 cells."""
+    x = sorted(values)
+    out = []
+    for q in (0.25, 0.75):
+        h = (len(x) - 1) * q
+        i = math.floor(h)
+        t = h - i
+        a, b = x[i], x[min(i + 1, len(x) - 1)]
+        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
+    return tuple(out)
+
+
 def library_positions(order):
     """{(library family, distribution): {entry id: x position}}: each
     library's entries in ORDER, so that a chart has no empty places for
@@ -169,7 +182,7 @@ def cell_charts(db, order, changes, max_cells):
         for e, r in results.get(cell_id, {}).items():
             if e in positions:
                 runs = r["run_medians"]
-                q1, q3 = (np.percentile(runs, [25, 75]) if runs else (None, None))
+                q1, q3 = quartiles(runs) if runs else (None, None)
                 points.append((positions[e], r["median_us"], q1, q3))
         points.sort()
         if not points:
@@ -232,13 +245,16 @@ def changes_table(changes, order):
             f"<th>p</th><th>adjusted p</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
-def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2000):
-    """Writes the page of DB to OUT, from one snapshot of the history."""
+def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2000, found=None):
+    """Writes the page of DB to OUT, from one snapshot of the history (the
+    caller's, when it reads in one; FOUND: the change points of every
+    cell, when the caller searched them in that snapshot)."""
     with db.reading():
         entries = series.read_entries(db)
         order = series.ordered(entries, by)
         vmap, map_rows = verdict_map(db, order)
-        found = find_changes(db, by, alpha=alpha, min_ratio=min_ratio, entries=entries)
+        if found is None:
+            found = find_changes(db, by, alpha=alpha, min_ratio=min_ratio, entries=entries)
         figures, cell_count = cell_charts(db, order, found.rows, max_cells)
         filters = filters_html(db)
     style = (HERE / "page.css").read_text(encoding="utf-8")

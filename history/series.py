@@ -115,8 +115,17 @@ def key_filter(where):
 
 def read_cells(db, where=None, ids=None):
     """{cell id: (key, params)} of the cells whose parameters include WHERE
-    (and whose ids are IDS, when given)."""
+    (and whose ids are IDS, when given). Within one reading snapshot every
+    cell is read and parsed once (the page and `analyze --history` select
+    from them several times)."""
     where = where or {}
+    if db.snapshot is not None:
+        if "cells" not in db.snapshot:
+            db.snapshot["cells"] = {cell_id: (key, json.loads(params))
+                                    for cell_id, key, params in db.query("SELECT id, key, params FROM cells")}
+        every = db.snapshot["cells"]
+        chosen = every if ids is None else (i for i in ids if i in every)
+        return {i: every[i] for i in chosen if matches(every[i][1], where)}
     conditions, values = key_filter(where)
     sql = "SELECT id, key, params FROM cells" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
     rows = []

@@ -14,6 +14,13 @@ for folder in (str(ROOT), str(ROOT / "tests")):
 
 from small_filesystem import SmallFilesystem  # noqa: E402
 
+QUIET = ("quiet: a verdict from timings measured here (a planted slowdown found, overlap, clock skew); "
+         "tests/run runs these alone, after the tests that run in two lanes")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", QUIET)
+
 
 @pytest.fixture
 def small_fs(tmp_path):

@@ -11,8 +11,11 @@ import subprocess
 import time
 
 import pandas as pd
+import pytest
 
 from kernel_runner import BUILD, input_text, launch_command
+
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
 
 OFFSET_US, DRIFT_PPM, NPROCS, NREP = 2500.0, 20.0, 3, 20
 

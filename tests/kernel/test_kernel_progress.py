@@ -5,6 +5,8 @@ that gives the work it records, which the measured work agrees with."""
 import pandas as pd
 import pytest
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 
 def experiment(id_, op, **values):
     e = dict(id=id_, op=op, topology="cart", ndim=1, nfin=1, reorder=0, msize=65536, nrep=20, seed=3, blocks=5)
@@ -95,7 +97,12 @@ def test_measured_work_agrees_with_the_nominal_within_its_spread(progress_run, k
     the same exchange. The host of this VM also changes its speed by 3-4x
     for seconds (once work_factor 2 measured the same as 1 in a run without
     rounds): the two factors are compared round by round, each round's
-    medians measured seconds apart (the kernel's interleaved rounds)."""
+    measurements seconds apart (the kernel's interleaved rounds), by their
+    shortest: another process that takes the core only ever lengthens a
+    countdown (by a whole time slice: once a round's median of work_factor 2
+    was 3.5x work_factor 1's while the tests ran in two lanes), so the
+    shortest of a round's 8 (4 repetitions on 2 processes) is the least
+    disturbed."""
     assert work_problem(progress_run) is None
 
 
@@ -108,8 +115,8 @@ def work_problem(run):
         measured = work.get_group(id_).median() * 1e6
         if not 0.1 * nominal[id_] <= measured <= 20 * nominal[id_]:
             return f"experiment {id_}: {measured:.1f} us measured for {nominal[id_]:.1f} nominal"
-    per_round = run.results.groupby(["id", "round"])["work_seconds"].median().unstack(0)
+    per_round = run.results.groupby(["id", "round"])["work_seconds"].min().unstack(0)
     ratio = (per_round[5] / per_round[4]).median()
     if not 1.3 <= ratio <= 3.5:
-        return f"work_factor 2 measured {ratio:.3f} times work_factor 1 (median over rounds)"
+        return f"work_factor 2 measured {ratio:.3f} times work_factor 1 (the median over rounds of their shortest)"
     return None

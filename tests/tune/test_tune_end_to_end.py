@@ -12,7 +12,11 @@ import signal
 import subprocess
 import time
 
+import pytest
+
 from tune_testing import ROOT, Bench, build_shim, planted_analysis
+
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
 
 CANDIDATES = "alltoall_linear,alltoall_pairwise"
 

@@ -7,6 +7,8 @@ import pytest
 
 from workflow_testing import HERE, ROOT, read_csv
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 
 def assess(bench, tmp_path, library, tool):
     preload = ["--set", f"launch_env=LD_PRELOAD={ROOT / 'build' / library / 'libnbh-neighbor-barrier.so'}"] \

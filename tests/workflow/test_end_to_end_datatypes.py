@@ -10,6 +10,8 @@ import pytest
 
 from workflow_testing import HERE, ROOT, read_csv
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 
 @pytest.mark.parametrize("library", ["openmpi", "mpich"])
 def test_analysis_finds_exactly_the_slow_struct_descriptions(bench, tmp_path, library):

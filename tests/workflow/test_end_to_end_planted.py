@@ -7,6 +7,8 @@ import pytest
 
 from workflow_testing import HERE, ROOT, read_csv
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 PLANTED = {1024, 4096}
 
 

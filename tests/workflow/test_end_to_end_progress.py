@@ -11,6 +11,8 @@ import pytest
 
 from workflow_testing import HERE, ROOT, read_csv
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 
 @pytest.mark.parametrize("library", ["openmpi", "mpich"])
 def test_progress_taken_away_violates_gl16_and_gl14_without_overlap(bench, tmp_path, progress_archive, library):

@@ -10,7 +10,11 @@ runs of one side above the other's (p = 1/12870): at the default ratio
 threshold of 1.03 that is a "regression" of the machine, not of the
 library. The test asks for a ratio of 2 (the planted cells are far above
 it), so that "nothing else is slower" holds under any load."""
+import pytest
+
 from workflow_testing import HERE, ROOT, Bench, read_csv
+
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
 
 PLANTED = {1024, 4096}
 

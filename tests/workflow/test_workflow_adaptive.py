@@ -14,6 +14,8 @@ import pytest
 
 from workflow_testing import HERE, ROOT, read_csv, wait_until
 
+pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
+
 CAMPAIGN = HERE / "campaigns" / "adaptive"
 EVERY_RUN, SOME_RUNS, UNTOUCHED = 1024, 4096, {256, 16384}
 

@@ -106,12 +106,17 @@ def test_a_killed_rank_keeps_finished_experiments_and_resume_completes_the_run(b
     submit = bench.start("submit", "slow")
     wait_until(lambda: results.is_file() and len(complete_experiments(results, 5)) >= 3, 60,
                "three experiments finished")
+    # The ranks stopped at once: the 17 experiments left take some 2 s, which
+    # a loaded machine's status and archive commands below can outlast.
+    ranks = [pid for pid, name in descendants(submit.pid) if name == "nbh-kernel"]
+    assert len(ranks) == 2
+    for rank in ranks:
+        os.kill(rank, signal.SIGSTOP)
     assert bench.status("slow")[SLOW_RUN][0] == "running"
     busy = bench("archive", "slow")
     assert busy.returncode == 1 and "still pending or running" in busy.stderr
-    ranks = [pid for pid, name in descendants(submit.pid) if name == "nbh-kernel"]
-    assert len(ranks) == 2
     os.kill(ranks[1], signal.SIGKILL)
+    os.kill(ranks[0], signal.SIGCONT)
     _, err = submit.communicate(timeout=60)
     assert submit.returncode == 1
 
