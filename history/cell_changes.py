@@ -61,6 +61,14 @@ def same_everywhere(cells):
     return {k for k, v in values.items() if len(v) == 1 and sum(k in p for _, p in cells.values()) == count}
 
 
+def same_in_history(db):
+    """same_everywhere of every cell of DB (once per reading snapshot)."""
+    snapshot = db.snapshot if db.snapshot is not None else {}
+    if "same" not in snapshot:
+        snapshot["same"] = same_everywhere(series.read_cells(db))
+    return snapshot["same"]
+
+
 @dataclass
 class Search:
     """What find_changes found: the rows (COLUMNS), how many cells and
@@ -178,7 +186,7 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
         entries = entries if entries is not None else series.read_entries(db)
         cells = series.read_cells(db, where, cell_ids)
         if same is None:
-            same = same_everywhere(cells if not where and cell_ids is None else series.read_cells(db))
+            same = same_in_history(db)
         data = series.cell_series(db, cells, entries, by)
     ids = sorted(cells, key=lambda c: cells[c][0])
     own, commons, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
@@ -259,7 +267,7 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
         ids = [r[0] for r in db.query("SELECT cell_id FROM cell_results WHERE entry_id = ?", (entry_id,))]
         cells = series.read_cells(db, None, ids) if ids else {}
         if same is None:
-            same = same_everywhere(series.read_cells(db))
+            same = same_in_history(db)
         data = series.cell_series(db, cells, entries, by)
     order = sorted(cells, key=lambda c: cells[c][0])
     starts, positions, betas = baseline_starts(data, order, cells, entries, by, entry_id, alpha)

@@ -107,6 +107,43 @@ def level_and_spread(run_medians):
     return float(logs[cut:len(logs) - cut].mean()), float(((q3 - q1) / 1.349) ** 2)
 
 
+def sorted_quantile(block, q):
+    """The Q quantile of each row of BLOCK (sorted rows), as np.percentile
+    of one row computes it, to the last bit (linear between order
+    statistics; np.percentile along an axis differs in the last bit)."""
+    n = block.shape[1]
+    h = (n - 1) * q
+    i = math.floor(h)
+    t = h - i
+    a, b = block[:, i], block[:, min(i + 1, n - 1)]
+    return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
+
+
+def levels_and_spreads(run_medians):
+    """level_and_spread of each array of RUN_MEDIANS (a list), computed for
+    all arrays of one length at once (the same numbers: a history entry's
+    50 400 cells are one call, not 50 400)."""
+    out = [(math.nan, math.nan)] * len(run_medians)
+    logs = []
+    for values in run_medians:
+        x = np.asarray(values, dtype=float)
+        logs.append(np.log(x[np.isfinite(x) & (x > 0)]))
+    by_length = {}
+    for i, x in enumerate(logs):
+        by_length.setdefault(len(x), []).append(i)
+    for n, members in by_length.items():
+        if not n:
+            continue
+        block = np.sort(np.array([logs[i] for i in members]), axis=1)
+        cut = int(TRIM * n)
+        levels = block[:, cut:n - cut].mean(axis=1)
+        q1, q3 = (sorted_quantile(block, q) for q in (0.25, 0.75))
+        widths = ((q3 - q1) / 1.349).tolist()
+        for i, level, width in zip(members, levels.tolist(), widths):
+            out[i] = (level, width ** 2)    # pow, as level_and_spread's scalar (an array's ** 2 multiplies)
+    return out
+
+
 def variance_prior(variances, dfs):
     """(d0, s0^2) of the scaled inverse chi-square prior fitted to the
     sample variances VARIANCES with DFS degrees of freedom (limma's

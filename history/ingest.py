@@ -14,6 +14,7 @@ that shares some of them with an entry is refused (its runs would count
 twice). Both are checked when preparing and again under the writer's lock."""
 import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from history import keys, summaries
 from history.analysis_files import Analysis
 from history.archive_files import read_archive
 from history.database import shown
-from history.departure import level_and_spread
+from history.departure import levels_and_spreads
 
 ARCHIVE_COLUMNS = ("manifest_sha256", "name", "directory", "campaign", "library", "library_version", "release",
                    "configure", "param_sets", "environment", "machine", "scheduler", "created", "nbhbench_commit",
@@ -79,7 +80,7 @@ def integer(text):
 def packed(values):
     """Floats as a JSON list (the run medians of a cell), to 7 significant
     digits (a run median is a median of timings: its 8th digit is noise)."""
-    return "[" + ",".join(f"{v:.7g}" if np.isfinite(v) else "null" for v in values) + "]"
+    return "[" + ",".join(f"{v:.7g}" if math.isfinite(v) else "null" for v in np.asarray(values, float).tolist()) + "]"
 
 
 def records(table):
@@ -324,13 +325,12 @@ def cell_rows(analysis, run_no, campaigns):
     per_cell = {}
     for start, end in zip(bounds[:-1], bounds[1:]):
         per_cell[cell_of_row[start]] = (runs[start:end], medians[start:end])
+    kept = [c for c in cells if c["cell"] in per_cell and number(c["median_us"]) is not None]
+    levels = levels_and_spreads([per_cell[c["cell"]][1] for c in kept])
     out = []
-    for c in cells:
-        if c["cell"] not in per_cell or number(c["median_us"]) is None:
-            continue
+    for c, (level, spread) in zip(kept, levels):
         nos, values = per_cell[c["cell"]]
         order_of_runs = np.argsort(nos, kind="stable")
-        level, spread = level_and_spread(values[np.isfinite(values) & (values > 0)])
         out.append((key_of[c["cell"]], len(nos), number(c["median_us"]), number(c.get("p50_us")),
                     number(c.get("p90_us")), number(c.get("p99_us")), run_ranges([nos[i] for i in order_of_runs]),
                     packed(values[order_of_runs]), none_if_nan(level), none_if_nan(spread)))

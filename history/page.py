@@ -24,7 +24,7 @@ import re
 from pathlib import Path
 
 from history import series
-from history.cell_changes import ALPHA, MIN_RATIO, cell_text, change_line, context_text, find_changes, same_everywhere
+from history.cell_changes import ALPHA, MIN_RATIO, cell_text, change_line, context_text, find_changes, same_in_history
 from history.database import shown
 from history.keys import distribution, library_family
 
@@ -170,7 +170,7 @@ def cell_charts(db, order, changes, max_cells):
     for c in changes:
         changed.setdefault(c["cell_id"], []).append(c)
     chosen = sorted(cells, key=lambda c: (c not in changed, natural(cells[c][0])))[:max_cells]
-    same = same_everywhere(cells)
+    same = same_in_history(db)
     results = series.cell_results(db, chosen)
     number = {e.id: i + 1 for i, e in enumerate(order)}
     by_library = library_positions(order)
