@@ -6,6 +6,7 @@ space in pages (4 KiB): fill(leave) leaves that much free, rounded down to
 whole pages. The fixture `small_fs` (tests/conftest.py) mounts one per test
 and unmounts it afterwards, whatever the test did.
 """
+import errno
 import os
 import subprocess
 
@@ -26,12 +27,22 @@ class SmallFilesystem:
         return stat.f_bavail * stat.f_frsize
 
     def fill(self, leave=0):
-        """Leaves LEAVE bytes (whole pages) free: the filler takes the rest."""
+        """Leaves LEAVE bytes (whole pages) free: the filler takes the rest.
+        A writer beside it (the run a test fills the disk under) can take
+        space between the question and the allocation, which then fails
+        with ENOSPC: it asks again, growing the filler from where it ends."""
         self.free()
-        size = max(self.available() - leave, 0)
         with open(self.filler, "wb") as f:
-            if size:
-                os.posix_fallocate(f.fileno(), 0, size)
+            for _ in range(1000):
+                size = max(self.available() - leave, 0)
+                if not size:
+                    break
+                try:
+                    os.posix_fallocate(f.fileno(), os.fstat(f.fileno()).st_size, size)
+                    break
+                except OSError as e:
+                    if e.errno != errno.ENOSPC:
+                        raise
         return self.available()
 
     def free(self):
