@@ -107,15 +107,18 @@ def level_and_spread(run_medians):
     return float(logs[cut:len(logs) - cut].mean()), float(((q3 - q1) / 1.349) ** 2)
 
 
-def sorted_quantile(block, q):
-    """The Q quantile of each row of BLOCK (sorted rows), as np.percentile
-    of one row computes it, to the last bit (linear between order
+def sorted_quantile(x, q):
+    """The Q quantile of X, sorted: a list (one sample) or an array of
+    sorted rows (one sample each: a quantile per row); as np.percentile of
+    one sample computes it, to the last bit (linear between order
     statistics; np.percentile along an axis differs in the last bit)."""
-    n = block.shape[1]
+    rows = isinstance(x, np.ndarray)
+    n = x.shape[1] if rows else len(x)
     h = (n - 1) * q
     i = math.floor(h)
     t = h - i
-    a, b = block[:, i], block[:, min(i + 1, n - 1)]
+    j = min(i + 1, n - 1)
+    a, b = (x[:, i], x[:, j]) if rows else (x[i], x[j])
     return a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t)
 
 

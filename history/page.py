@@ -26,6 +26,7 @@ from pathlib import Path
 from history import series
 from history.cell_changes import ALPHA, MIN_RATIO, cell_text, change_line, context_text, find_changes, same_in_history
 from history.database import shown
+from history.departure import sorted_quantile
 from history.keys import distribution, library_family
 
 HERE = Path(__file__).resolve().parent
@@ -139,17 +140,10 @@ def svg_chart(points, changes, positions, labels):
 
 def quartiles(values):
     """(quartile 1, quartile 3) of VALUES, as np.percentile(values, [25, 75])
-    computes them (linear between order statistics), without its cost per
-    call: the page draws a band for every entry of 2000 cells."""
+    computes them, without its cost per call: the page draws a band for
+    every entry of 2000 cells."""
     x = sorted(values)
-    out = []
-    for q in (0.25, 0.75):
-        h = (len(x) - 1) * q
-        i = math.floor(h)
-        t = h - i
-        a, b = x[i], x[min(i + 1, len(x) - 1)]
-        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
-    return tuple(out)
+    return sorted_quantile(x, 0.25), sorted_quantile(x, 0.75)
 
 
 def library_positions(order):
