@@ -59,7 +59,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   }
   units <- attr(medians, "rounds")   # NULL: no run has rounds
   guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
-                                  rounds = !is.null(units) && nrow(units) > nrow(medians))
+                                  rounds = !is.null(units) && nrow(units$times) > nrow(medians))
   work <- reduce_work(archives, frame, medians)
   delays <- reduce_delay(archives, frame, medians)
   ranks <- read_ranks(archives, frame, medians)
@@ -174,13 +174,14 @@ launch_pairs_of <- function(runs) {
 
 # The round units of the paired tests (SPEC 7.6) in the form the
 # assessment takes them: list(index (unit_index), times, work, delay, ranks),
-# each table's `run` the unit. units: round_units of the times; work,
-# delay: the attribute "rounds" of reduce_work and reduce_delay; ranks:
-# that of read_ranks.
+# each table's `run` the unit. units: round_units (or run_units) of the
+# times, list(index, times); work, delay: the attribute "rounds" of
+# reduce_work and reduce_delay; ranks: that of read_ranks.
 paired_units <- function(units, work, delay, ranks) {
-  index <- unit_index(units)
-  list(index = index, times = as_unit_runs(units, index),
-       work = as_unit_runs(work %||% units[0], index), delay = as_unit_runs(delay %||% units[0], index),
+  index <- units$index
+  none <- data.table(cell = integer(), run = integer(), round = integer(), median = numeric())
+  list(index = index, times = units$times,
+       work = as_unit_runs(work %||% none, index), delay = as_unit_runs(delay %||% none, index),
        ranks = as_unit_runs(ranks %||% data.table(cell = integer(), run = integer(), round = integer(),
                                                   rank = integer(), seconds = numeric(),
                                                   delay_seconds = numeric(), role = character()),

@@ -84,6 +84,26 @@ paired_differences <- function(tests, values) {
   both[, d := log(a / b)]
 }
 
+# The units of the paired tests from round medians (cell, run, round,
+# median; a row whose cell or median is NA left out): list(index
+# (unit_index), times (as_unit_runs of them, keyed by cell and unit)). In
+# C (round_units.c: two counting sorts), else by unit_index and
+# as_unit_runs on the rows sorted by (cell, run, round).
+round_unit_table <- function(cell, run, round, median) {
+  u <- call_native("nbh_round_units", as.integer(cell), as.integer(run), as.integer(round), as.double(median))
+  if (is.null(u)) {
+    units <- setDT(list(cell = as.integer(cell), run = as.integer(run), round = as.integer(round),
+                        median = as.double(median)))[!is.na(cell) & !is.na(median)]
+    setkeyv(units, c("cell", "run", "round"))
+    index <- unit_index(units)
+    return(list(index = index, times = as_unit_runs(units, index)))
+  }
+  times <- setDT(list(cell = u$cell, run = u$unit, median = u$median))
+  setattr(times, "sorted", c("cell", "run"))
+  list(index = list(index = setDT(list(run = u$run, round = u$round, unit = seq_along(u$run))), run_of_unit = u$run),
+       times = times)
+}
+
 # A table of (cell, run, ...) with `run` the unit: the units of the paired
 # tests (round_units: cell, run, round, median) keyed by (cell, unit), and
 # the unit index that maps them back: list(values, index = data.table(run,

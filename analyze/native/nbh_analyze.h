@@ -36,6 +36,9 @@ SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_
                       const R_xlen_t *rows_of_id, scratch_t *scratch);
 SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
 
+/* round_units.c: the paired tests' units and the round medians by (cell, unit). */
+SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median);
+
 /* results_file.c */
 SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP blocks_of_id, SEXP store, SEXP offset);
 

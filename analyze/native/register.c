@@ -27,6 +27,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_exit_now, 1),
     ROUTINE(nbh_shift_interval, 6),
     ROUTINE(nbh_launch_test, 4),
+    ROUTINE(nbh_round_units, 4),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

@@ -86,41 +86,36 @@ exp_of_run_id <- function(archives, frame, runs) {
   })
 }
 
-# The round medians of every run (SPEC 7.6): data.table(cell, run, round,
-# median) keyed by (cell, run, round) -- the Tukey median of the
-# repetitions of each experiment in each round of each run, the units the
-# paired tests compare. A run without rounds (a kernel before them; its
-# results have no round column) is one round: its run medians. NULL where
-# no run has rounds: run_units are the units then, made where needed.
+# The units of the paired tests (SPEC 7.6), from the round medians of every
+# run -- the Tukey median of the repetitions of each experiment in each
+# round of each run: round_unit_table's list(index, times). A run without
+# rounds (a kernel before them; its results have no round column) is one
+# round: its run medians. NULL where no run has rounds: run_units are the
+# units then, made where needed.
 round_units <- function(rounds, medians, runs, frame, cell_fn) {
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
   if (!length(with_rounds) || !nrow(medians)) return(NULL)   # none: the caller says why
-  # The runs' vectors joined, and their cells found per archive (a table per
-  # run cost 1 ms each).
   have <- which(vapply(rounds, function(r) length(r$id) > 0L, TRUE))
-  of_run <- rep.int(have, vapply(rounds[have], function(r) length(r$id), 0L))
   column <- function(name) unlist(lapply(rounds[have], `[[`, name), use.names = FALSE)
-  id <- column("id")
-  cell <- integer(length(id))
-  archives <- unique(runs$archive[have])
-  for (a in archives) {
-    mine <- if (length(archives) == 1L) seq_along(id) else which(runs$archive[of_run] == a)
-    cell[mine] <- cell_fn[[a]](id[mine], runs$context[of_run[mine]])
-  }
-  parts <- setDT(list(cell = cell, run = runs$run_key[of_run], round = column("round"), median = column("median")))
-  plain <- medians[!run %in% with_rounds, .(cell, run, round = 1L, median)]
-  units <- if (!length(have)) plain else if (!nrow(plain)) parts else rbind(parts, plain)
-  if (anyNA(units$cell) || anyNA(units$median)) units <- units[!is.na(cell) & !is.na(median)]
-  setkeyv(units, c("cell", "run", "round"))
-  units[]
+  # Each run's cells by indexing a table from its ids to the cells of its
+  # archive and context, made once per archive and context.
+  top <- max(0L, vapply(rounds[have], function(r) max(r$id), 0L))
+  cell_of_id <- list()
+  cell <- unlist(lapply(have, function(i) {
+    key <- paste(runs$archive[i], runs$context[i])
+    if (is.null(cell_of_id[[key]])) cell_of_id[[key]] <<- cell_fn[[runs$archive[i]]](0:top, runs$context[i])
+    cell_of_id[[key]][rounds[[i]]$id + 1L]
+  }), use.names = FALSE)
+  run <- rep.int(runs$run_key[have], vapply(rounds[have], function(r) length(r$id), 0L))
+  plain <- medians[!run %in% with_rounds]
+  round_unit_table(c(cell, plain$cell), c(run, plain$run), c(column("round"), rep.int(1L, nrow(plain))),
+                   c(column("median"), plain$median))
 }
 
-# The units of runs without rounds (round_units): their run medians (keyed
-# by cell and run), each run one round.
+# The units of runs without rounds (round_units): their run medians, each
+# run one round.
 run_units <- function(medians) {
-  units <- medians[!is.na(cell) & !is.na(median), .(cell, run, round = 1L, median)]
-  setattr(units, "sorted", c("cell", "run", "round"))
-  units[]
+  round_unit_table(medians$cell, medians$run, rep.int(1L, nrow(medians)), medians$median)
 }
 
 # The run medians of one run (run: list(run_id, state)): what run_summary

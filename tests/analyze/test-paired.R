@@ -226,6 +226,38 @@ test_that("the pairs in C (paired_differences.c) are the joins' pairs: shared, m
   expect_equal(nrow(paired_differences(data.table(test = 1L, a_cell = 1L, b_cell = 2L), values)), 2L)
 })
 
+test_that("round_unit_table: the units and the times by (cell, unit), as unit_index and as_unit_runs give them", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  reference <- local({
+    call_native <- function(...) NULL   # the R code: unit_index and as_unit_runs
+    environment(round_unit_table) <- environment()
+    round_unit_table
+  })
+  same <- function(cell, run, round, median) {
+    got <- round_unit_table(cell, run, round, median)
+    want <- reference(cell, run, round, median)
+    expect_identical(got$index$run_of_unit, want$index$run_of_unit)
+    expect_identical(as.data.frame(got$index$index), as.data.frame(want$index$index))
+    expect_identical(as.data.frame(got$times), as.data.frame(want$times))
+    expect_identical(key(got$times), c("cell", "run"))
+  }
+  set.seed(7)
+  # As reduce_runs gives them: run after run, each cell's rounds in order.
+  runs <- rep(c(1L, 2L, 4L, 7L), each = 30L)
+  cell <- rep(rep(1:10, each = 3L), 4L)
+  round <- rep(1:3, 40L)
+  median <- runif(120)
+  same(cell, runs, round, median)
+  # Runs out of order, rounds out of order, a round 0, NA cells and medians, a (cell, run, round) twice.
+  shuffled <- sample(120)
+  cell[c(5, 17)] <- NA
+  median[c(9, 60)] <- NA
+  round[33] <- 0L
+  same(c(cell[shuffled], 4L), c(runs[shuffled], 2L), c(round[shuffled], 2L), c(median[shuffled], 0.5))
+  expect_identical(nrow(round_unit_table(integer(), integer(), integer(), numeric())$times), 0L)
+  expect_error(round_unit_table(1L, 0L, 1L, 1), "runs from 1")
+})
+
 test_that("as_unit_runs: each row's unit as the join with the unit index gives it", {
   set.seed(6)
   units <- data.table(cell = rep(1:3, each = 12), run = rep(rep(c(2L, 5L, 9L), each = 4), 3), round = rep(0:3, 9),

@@ -1,0 +1,127 @@
+/* The units of the paired tests (analyze/assess/paired_test.R:
+ * round_unit_table): every round of every run is one unit, numbered in
+ * the order of (run, round), and the round medians come sorted by (cell,
+ * unit) -- what numbering the distinct (run, round) of the table and
+ * joining it back, then sorting millions of rows by (cell, unit), gives,
+ * by a counting sort.
+ *
+ * .Call("nbh_round_units", cell, run, round, median): one row per round
+ * median, in any order (fastest with the rows of each run together, the
+ * runs in order, each cell's rounds in order); rows whose cell or median
+ * is NA are left out, the others have run >= 1 and round >= 0. Returns
+ * list(cell, unit, median,
+ * run, round): the first three by (cell, unit), the rows of one (cell,
+ * unit) in their given order; the last two each unit's run and round,
+ * unit k at position k. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nbh_analyze.h"
+
+/* The unit of row i: that of its (run, round) slot. */
+typedef struct {
+    const int *run, *round, *unit_of_slot;
+    int rounds;   /* slots per run: the largest round + 1 */
+} units_t;
+
+static int unit_at(const units_t *u, int i) {
+    return u->unit_of_slot[(R_xlen_t)(u->run[i] - 1) * u->rounds + u->round[i]];
+}
+
+/* Rows by (unit, position), for a cell whose rows are out of unit order. */
+static const units_t *sorting;
+static int by_unit_then_position(const void *x, const void *y) {
+    int i = *(const int *)x, j = *(const int *)y, a = unit_at(sorting, i), b = unit_at(sorting, j);
+    if (a != b) return a < b ? -1 : 1;
+    return (i > j) - (i < j);
+}
+
+typedef struct {
+    SEXP cell, run, round, median;
+    scratch_t scratch;
+} units_call_t;
+
+static SEXP round_units(void *data) {
+    units_call_t *call = data;
+    const int *cell = INTEGER(call->cell), *run = INTEGER(call->run), *round = INTEGER(call->round);
+    const double *median = REAL(call->median);
+    int rows = (int)XLENGTH(call->cell), kept = 0, max_cell = 0, max_run = 0, max_round = 0;
+    for (int i = 0; i < rows; i++) {
+        if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
+        if (cell[i] < 1 || run[i] == NA_INTEGER || run[i] < 1 || round[i] == NA_INTEGER || round[i] < 0) {
+            error("nbh_round_units: row %d: cell %d, run %d, round %d (cells and runs from 1, rounds from 0)", i + 1,
+                  cell[i], run[i], round[i]);
+        }
+        if (cell[i] > max_cell) max_cell = cell[i];
+        if (run[i] > max_run) max_run = run[i];
+        if (round[i] > max_round) max_round = round[i];
+        kept++;
+    }
+    /* Each (run, round) a slot, in the order of run, then round: the units. */
+    double slots = (double)max_run * ((double)max_round + 1);
+    if (slots > (double)INT_MAX) error("nbh_round_units: %d runs of %d rounds are too many units", max_run, max_round);
+    int *unit_of_slot = scratch_alloc(&call->scratch, (size_t)slots + 1, sizeof(int));
+    units_t u = {run, round, unit_of_slot, max_round + 1};
+    /* The rows by cell (a stable counting sort): start[c - 1] .. start[c] - 1 are cell c's. */
+    int *start = scratch_alloc(&call->scratch, (size_t)max_cell + 1, sizeof(int));
+    for (int i = 0; i < rows; i++) {
+        if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
+        unit_of_slot[(R_xlen_t)(run[i] - 1) * u.rounds + round[i]] = 1;
+        start[cell[i]]++;
+    }
+    int units = 0;
+    for (R_xlen_t s = 0; s < (R_xlen_t)slots; s++) {
+        if (unit_of_slot[s]) unit_of_slot[s] = ++units;
+    }
+    for (int c = 1; c <= max_cell; c++) start[c] += start[c - 1];
+    int *next = scratch_alloc_dirty(&call->scratch, (size_t)max_cell + 1, sizeof(int));
+    memcpy(next, start, ((size_t)max_cell + 1) * sizeof(int));
+    int *order = scratch_alloc_dirty(&call->scratch, (size_t)kept + 1, sizeof(int));
+    for (int i = 0; i < rows; i++) {
+        if (cell[i] != NA_INTEGER && !ISNAN(median[i])) order[next[cell[i] - 1]++] = i;
+    }
+    /* Each cell's rows by unit where they are not in its order already: the
+     * rows of each run together, the runs in order and each cell's rounds in
+     * order need no sort (and are moved in runs of a cell's rounds). */
+    sorting = &u;
+    for (int c = 0; c < max_cell; c++) {
+        for (int j = start[c] + 1; j < start[c + 1]; j++) {
+            if (unit_at(&u, order[j]) < unit_at(&u, order[j - 1])) {
+                qsort(order + start[c], (size_t)(start[c + 1] - start[c]), sizeof(int), by_unit_then_position);
+                break;
+            }
+        }
+    }
+
+    const char *names[] = {"cell", "unit", "median", "run", "round", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    int *out_cell = INTEGER(SET_VECTOR_ELT(out, 0, allocVector(INTSXP, kept)));
+    int *out_unit = INTEGER(SET_VECTOR_ELT(out, 1, allocVector(INTSXP, kept)));
+    double *out_median = REAL(SET_VECTOR_ELT(out, 2, allocVector(REALSXP, kept)));
+    int *unit_run = INTEGER(SET_VECTOR_ELT(out, 3, allocVector(INTSXP, units)));
+    int *unit_round = INTEGER(SET_VECTOR_ELT(out, 4, allocVector(INTSXP, units)));
+    for (int j = 0; j < kept; j++) {
+        int i = order[j];
+        out_cell[j] = cell[i];
+        out_unit[j] = unit_at(&u, i);
+        out_median[j] = median[i];
+    }
+    for (R_xlen_t s = 0; s < (R_xlen_t)slots; s++) {
+        int k = unit_of_slot[s];
+        if (!k) continue;
+        unit_run[k - 1] = (int)(s / u.rounds) + 1;
+        unit_round[k - 1] = (int)(s % u.rounds);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP nbh_round_units(SEXP cell_, SEXP run_, SEXP round_, SEXP median_) {
+    if (!isInteger(cell_) || !isInteger(run_) || !isInteger(round_) || !isReal(median_) ||
+        XLENGTH(run_) != XLENGTH(cell_) || XLENGTH(round_) != XLENGTH(cell_) || XLENGTH(median_) != XLENGTH(cell_)) {
+        error("nbh_round_units: cell, run, round (integer) and median (double) of the same length expected");
+    }
+    if (XLENGTH(cell_) >= INT_MAX) error("nbh_round_units: more than %d round medians", INT_MAX - 1);
+    units_call_t call = {cell_, run_, round_, median_, {{0}, 0}};
+    return with_scratch(round_units, &call, &call.scratch);
+}
