@@ -44,7 +44,12 @@ launch_test <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, le
   }
   native <- call_native("nbh_launch_test", as.integer(d$test), as.integer(d$run), as.double(d$value),
                         as.integer(n_tests))
-  out <- if (!is.null(native)) setDT(native)[, test := seq_len(n_tests)] else launch_sums(d, n_tests)
+  launch_statistics(if (!is.null(native)) setDT(native)[, test := seq_len(n_tests)] else launch_sums(d, n_tests),
+                    level)
+}
+
+# launch_test's table from the per-test sums (launch_sums) OUT.
+launch_statistics <- function(out, level) {
   out[, df := pmax(runs - 1L, 0L)]
   out[, se := fifelse(runs >= 2L, sqrt(pmax(spread, 0) / runs), NA_real_)]
   t_of <- function(estimate, se) fifelse(se > 0, estimate / se, fifelse(estimate > 0, Inf, fifelse(estimate < 0, -Inf, 0)))

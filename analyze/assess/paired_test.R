@@ -32,9 +32,12 @@ MAX_PAIRED_UNITS <- 1000L
 # ratio_ci_high (a over b), p_a (a slower), p_b (b slower), var_launch,
 # var_round, launch_share (launch_test; NA for rounds)).
 paired_tests <- function(tests, values, run_of_unit, level = 0.95, method = "paired") {
-  both <- paired_differences(tests, values)
-  if (method == "rounds") return(pooled_round_tests(tests, both, run_of_unit, level))
-  s <- launch_test(list(test = both$test, run = run_of_unit[both$unit], value = both$d), nrow(tests), level)
+  s <- if (method == "paired") paired_launch_test(tests, values, run_of_unit, level)
+  if (is.null(s)) {
+    both <- paired_differences(tests, values)
+    if (method == "rounds") return(pooled_round_tests(tests, both, run_of_unit, level))
+    s <- launch_test(list(test = both$test, run = run_of_unit[both$unit], value = both$d), nrow(tests), level)
+  }
   data.table(test = tests$test, pairs = s$units, runs = s$runs, df = s$df, ratio = exp(s$estimate),
              ratio_ci_low = exp(s$ci_low), ratio_ci_high = exp(s$ci_high), p_a = s$p_greater, p_b = s$p_less,
              var_launch = s$var_launch, var_round = s$var_round, launch_share = s$launch_share)
@@ -61,6 +64,24 @@ pooled_round_tests <- function(tests, both, run_of_unit, level) {
   out[runs, on = "test", runs := i.runs]
   out[, df := fifelse(pairs > 0L, pairs - 1L, 0L)]
   out[]
+}
+
+# launch_test of the pairs paired_differences gives, as the C code merges
+# them (paired_differences.c: no table of the pairs); NULL where it cannot
+# (the pairs' way then: tests numbered 1..n in order, VALUES keyed by cell
+# and an integer unit, each cell's units once, run_of_unit in order).
+paired_launch_test <- function(tests, values, run_of_unit, level) {
+  if (!identical(key(values)[1:2], c("cell", "run")) || !is.integer(values$run) ||
+      !identical(tests$test, seq_len(nrow(tests)))) {
+    return(NULL)
+  }
+  rows <- tabulate(values$cell, max(tests$a_cell, tests$b_cell, values$cell, 0L, na.rm = TRUE))
+  first <- as.integer(cumsum(c(1, rows))[seq_along(rows)])
+  sums <- call_native("nbh_paired_launch_sums", values$run, as.double(values$median), first, rows,
+                      as.integer(tests$test), as.integer(tests$a_cell), as.integer(tests$b_cell),
+                      as.integer(run_of_unit), nrow(tests))
+  if (is.null(sums)) return(NULL)
+  launch_statistics(setDT(sums)[, test := seq_len(nrow(tests))], level)
 }
 
 # The units both cells of each test have: data.table(test, unit, a, b, d =

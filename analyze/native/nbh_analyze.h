@@ -69,6 +69,10 @@ SEXP nbh_log_median_var(SEXP x, SEXP i, SEXP j, SEXP p);
 
 /* launch_test.c */
 SEXP nbh_launch_test(SEXP test, SEXP run, SEXP value, SEXP n_tests);
+/* The per-test sums' columns, each test's empty; test t's (0-based) from
+ * its n values, each run's together. */
+SEXP launch_sums_new(int n_tests);
+void launch_sums_of(SEXP sums, int t, const int *run, const double *value, R_xlen_t n);
 
 /* shift_interval.c */
 SEXP nbh_shift_interval(SEXP test, SEXP value, SEXP is_x, SEXP n_tests, SEXP tests, SEXP k);
@@ -95,5 +99,7 @@ SEXP nbh_sync_file_system(SEXP path);
 
 /* paired_differences.c */
 SEXP nbh_paired_differences(SEXP unit, SEXP value, SEXP first, SEXP rows, SEXP test, SEXP a_cell, SEXP b_cell);
+SEXP nbh_paired_launch_sums(SEXP unit, SEXP value, SEXP first, SEXP rows, SEXP test, SEXP a_cell, SEXP b_cell,
+                            SEXP run_of_unit, SEXP n_tests);
 
 #endif

@@ -9,8 +9,17 @@
  * first[c] + rows[c] - 1 (1-based; rows[c] 0 where it has none), unit
  * ascending within them; per test its number and cells. Returns list(test,
  * unit, a, b, d) by test (in the given order) and unit, d = log(a / b); or
- * NULL where a cell repeats a unit (the joins then decide). */
+ * NULL where a cell repeats a unit (the joins then decide).
+ *
+ * .Call("nbh_paired_launch_sums", unit, value, first, rows, test, a_cell,
+ * b_cell, run_of_unit, n_tests): the same pairs handed to the two-level
+ * test as they are merged (launch_test.c's sums, as nbh_launch_test gives
+ * them for the pairs' (test, run_of_unit[unit], d)), without the pairs'
+ * table; NULL where a cell repeats a unit, run_of_unit is not
+ * nondecreasing or a d is not finite (paired_test.R then takes the pairs'
+ * way, which says why). */
 #include <math.h>
+#include <string.h>
 #include "nbh_analyze.h"
 
 /* The units the two cells share: counted (out NULL), or written from at. */
@@ -38,32 +47,48 @@ static R_xlen_t merge(const int *unit, const double *value, R_xlen_t a, R_xlen_t
     return count;
 }
 
-SEXP nbh_paired_differences(SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SEXP test_, SEXP a_cell_,
-                            SEXP b_cell_) {
+/* The checks both routines make: the arguments' types, every cell's rows
+ * in the table and every test's cells known; 0 where a cell repeats a
+ * unit. */
+static int check_pairs(const char *routine, SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SEXP test_,
+                       SEXP a_cell_, SEXP b_cell_) {
     if (!isInteger(unit_) || !isReal(value_) || XLENGTH(value_) != XLENGTH(unit_) || !isInteger(first_) ||
         !isInteger(rows_) || XLENGTH(rows_) != XLENGTH(first_) || !isInteger(test_) || !isInteger(a_cell_) ||
         !isInteger(b_cell_) || XLENGTH(a_cell_) != XLENGTH(test_) || XLENGTH(b_cell_) != XLENGTH(test_)) {
-        error("nbh_paired_differences: unit (integer), value (double), first, rows, test, a_cell, b_cell "
-              "(integer) expected");
+        error("%s: unit (integer), value (double), first, rows, test, a_cell, b_cell (integer) expected", routine);
     }
     const int *unit = INTEGER(unit_), *first = INTEGER(first_), *rows = INTEGER(rows_);
     const int *test = INTEGER(test_), *a_cell = INTEGER(a_cell_), *b_cell = INTEGER(b_cell_);
-    const double *value = REAL(value_);
-    R_xlen_t n_units = XLENGTH(unit_), n_cells = XLENGTH(first_), n_tests = XLENGTH(test_), total = 0;
+    R_xlen_t n_units = XLENGTH(unit_), n_cells = XLENGTH(first_), n_tests = XLENGTH(test_);
     for (R_xlen_t c = 0; c < n_cells; c++) {
         if (rows[c] == 0) continue;
         if (first[c] < 1 || rows[c] < 0 || (R_xlen_t)first[c] - 1 + rows[c] > n_units) {
-            error("nbh_paired_differences: cell %.0f's rows are not in the table", (double)c + 1);
+            error("%s: cell %.0f's rows are not in the table", routine, (double)c + 1);
         }
         for (R_xlen_t i = first[c]; i < (R_xlen_t)first[c] - 1 + rows[c]; i++) {
-            if (unit[i] == NA_INTEGER || unit[i - 1] == NA_INTEGER || unit[i] <= unit[i - 1]) return R_NilValue;
+            if (unit[i] == NA_INTEGER || unit[i - 1] == NA_INTEGER || unit[i] <= unit[i - 1]) return 0;
         }
     }
     for (R_xlen_t t = 0; t < n_tests; t++) {
         int a = a_cell[t], b = b_cell[t];
         if (a == NA_INTEGER || b == NA_INTEGER || a < 1 || b < 1 || a > n_cells || b > n_cells) {
-            error("nbh_paired_differences: test %d's cells are not in the table", test[t]);
+            error("%s: test %d's cells are not in the table", routine, test[t]);
         }
+    }
+    return 1;
+}
+
+SEXP nbh_paired_differences(SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SEXP test_, SEXP a_cell_,
+                            SEXP b_cell_) {
+    if (!check_pairs("nbh_paired_differences", unit_, value_, first_, rows_, test_, a_cell_, b_cell_)) {
+        return R_NilValue;
+    }
+    const int *unit = INTEGER(unit_), *first = INTEGER(first_), *rows = INTEGER(rows_);
+    const int *test = INTEGER(test_), *a_cell = INTEGER(a_cell_), *b_cell = INTEGER(b_cell_);
+    const double *value = REAL(value_);
+    R_xlen_t n_tests = XLENGTH(test_), total = 0;
+    for (R_xlen_t t = 0; t < n_tests; t++) {
+        int a = a_cell[t], b = b_cell[t];
         total += merge(unit, value, first[a - 1] - 1, first[a - 1] - 1 + rows[a - 1], first[b - 1] - 1,
                        first[b - 1] - 1 + rows[b - 1], test[t], R_NilValue, 0);
     }
@@ -80,4 +105,74 @@ SEXP nbh_paired_differences(SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SE
     }
     UNPROTECT(1);
     return out;
+}
+
+typedef struct {
+    SEXP unit, value, first, rows, test, a_cell, b_cell, run_of_unit;
+    int n_tests;
+    scratch_t scratch;
+} launch_pairs_t;
+
+static SEXP paired_launch_sums(void *data) {
+    launch_pairs_t *call = data;
+    const int *unit = INTEGER(call->unit), *first = INTEGER(call->first), *rows = INTEGER(call->rows);
+    const int *test = INTEGER(call->test), *a_cell = INTEGER(call->a_cell), *b_cell = INTEGER(call->b_cell);
+    const int *run_of_unit = INTEGER(call->run_of_unit);
+    const double *value = REAL(call->value);
+    R_xlen_t n_cells = XLENGTH(call->first), n_tests = XLENGTH(call->test), n_runs = XLENGTH(call->run_of_unit);
+    int most = 0;
+    for (R_xlen_t c = 0; c < n_cells; c++) {
+        if (rows[c] > most) most = rows[c];
+    }
+    int *run = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(int));
+    double *d = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(double));
+    SEXP out = PROTECT(launch_sums_new(call->n_tests));
+    for (R_xlen_t t = 0; t < n_tests; t++) {
+        if (test[t] == NA_INTEGER || test[t] < 1 || test[t] > call->n_tests) {
+            error("nbh_paired_launch_sums: test %d is not in 1..%d", test[t], call->n_tests);
+        }
+        R_xlen_t a = first[a_cell[t] - 1] - 1, a_end = a + rows[a_cell[t] - 1];
+        R_xlen_t b = first[b_cell[t] - 1] - 1, b_end = b + rows[b_cell[t] - 1];
+        R_xlen_t count = 0;
+        while (a < a_end && b < b_end) {
+            if (unit[a] < unit[b]) {
+                a++;
+            } else if (unit[b] < unit[a]) {
+                b++;
+            } else {
+                if (unit[a] < 1 || unit[a] > n_runs) {
+                    error("nbh_paired_launch_sums: unit %d has no run", unit[a]);
+                }
+                run[count] = run_of_unit[unit[a] - 1];
+                d[count] = log(value[a] / value[b]);
+                if (!isfinite(d[count])) {
+                    UNPROTECT(1);
+                    return R_NilValue;
+                }
+                count++;
+                a++;
+                b++;
+            }
+        }
+        launch_sums_of(out, test[t] - 1, run, d, count);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP nbh_paired_launch_sums(SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SEXP test_, SEXP a_cell_,
+                            SEXP b_cell_, SEXP run_of_unit_, SEXP n_tests_) {
+    if (!check_pairs("nbh_paired_launch_sums", unit_, value_, first_, rows_, test_, a_cell_, b_cell_)) {
+        return R_NilValue;
+    }
+    int n_tests = asInteger(n_tests_);
+    if (!isInteger(run_of_unit_) || n_tests == NA_INTEGER || n_tests < 0) {
+        error("nbh_paired_launch_sums: the run of every unit (integer) and a count of tests expected");
+    }
+    const int *run_of_unit = INTEGER(run_of_unit_);
+    for (R_xlen_t u = 1; u < XLENGTH(run_of_unit_); u++) {
+        if (run_of_unit[u] < run_of_unit[u - 1]) return R_NilValue;   /* a run's units apart */
+    }
+    launch_pairs_t call = {unit_, value_, first_, rows_, test_, a_cell_, b_cell_, run_of_unit_, n_tests, {{0}, 0}};
+    return with_scratch(paired_launch_sums, &call, &call.scratch);
 }

@@ -24,6 +24,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_sync_paths, 1),
     ROUTINE(nbh_sync_file_system, 1),
     ROUTINE(nbh_paired_differences, 7),
+    ROUTINE(nbh_paired_launch_sums, 9),
     ROUTINE(nbh_exit_now, 1),
     ROUTINE(nbh_shift_interval, 6),
     ROUTINE(nbh_launch_test, 4),

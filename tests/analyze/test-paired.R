@@ -226,6 +226,33 @@ test_that("the pairs in C (paired_differences.c) are the joins' pairs: shared, m
   expect_equal(nrow(paired_differences(data.table(test = 1L, a_cell = 1L, b_cell = 2L), values)), 2L)
 })
 
+test_that("the two-level test as the pairs are merged in C is launch_test of paired_differences's pairs", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  set.seed(8)
+  for (trial in 1:10) {
+    cells <- 20L
+    run_of_unit <- sort(sample(12L, 60L, TRUE))   # 60 units of up to 12 runs
+    values <- rbindlist(lapply(seq_len(cells), function(c) {
+      units <- sort(sample(60L, sample(0:40, 1)))
+      data.table(cell = rep(c, length(units)), run = units, median = rlnorm(length(units), -10, 0.2))
+    }))
+    setkeyv(values, c("cell", "run"))
+    tests <- data.table(test = seq_len(40), a_cell = sample(cells, 40, TRUE), b_cell = sample(cells, 40, TRUE))
+    merged <- paired_launch_test(tests, values, run_of_unit, 0.95)
+    expect_false(is.null(merged))
+    both <- paired_differences(tests, values)
+    expect_identical(merged, launch_test(list(test = both$test, run = run_of_unit[both$unit], value = both$d),
+                                         nrow(tests), 0.95))
+  }
+  # What the merge leaves to the pairs' way: runs out of order, a unit twice, tests not 1..n.
+  expect_null(paired_launch_test(tests, values, rev(run_of_unit), 0.95))
+  doubled <- setkeyv(rbind(values, values[1]), c("cell", "run"))
+  expect_null(paired_launch_test(tests, doubled, run_of_unit, 0.95))
+  expect_null(paired_launch_test(copy(tests)[, test := test + 1L], values, run_of_unit, 0.95))
+  pairs <- paired_differences(tests, doubled)[, .N, keyby = test][tests, on = "test", fcoalesce(N, 0L)]
+  expect_identical(paired_tests(tests, doubled, run_of_unit)$pairs, pairs)   # the pairs' way: the unit twice
+})
+
 test_that("round_unit_table: the units and the times by (cell, unit), as unit_index and as_unit_runs give them", {
   skip_if(is.null(native_library()), "the analyzer's C code is not available")
   reference <- local({
