@@ -31,8 +31,9 @@ AVX static inline void square(const uint64_t *f, size_t fs, uint64_t *t, size_t 
     }
 }
 
-/* The destination's rows (c) are the outer loop at every level, so that
- * each is written from end to end a tile's width at a time. */
+/* Within a group, the destination's rows (c) are the outer loop of the
+ * tiles and of the squares, so that a tile's rows are written from end to
+ * end, whole lines (a tile is two lines wide), one after the other. */
 AVX void transpose_registers(const uint64_t *from, size_t fs, uint64_t *to, size_t ts, long rows, long cols, long side,
                              long group, int stream)
 {
