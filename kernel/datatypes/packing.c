@@ -1,6 +1,7 @@
 #include "datatypes/packing.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #endif
 
 #include "datatypes/layout_buffers.h"
+#include "datatypes/transpose_registers.h"
 
 /* One run; the common small lengths as single moves, as a user's typed
  * loop would compile. */
@@ -206,6 +208,107 @@ void packing_transpose_tile(size_t element, long *side, long *pad, long *group)
     *side = t.side, *pad = t.pad, *group = t.group;
 }
 
+/* The L3 cache's bytes: the kernel's own report first (sysfs), which in a
+ * virtual machine gives the part the guest sees where sysconf's (from the
+ * CPU's identification) may give the whole socket's (here 32 MiB against
+ * 256 MiB); 8 MiB where neither reports one. */
+static long l3_bytes(void)
+{
+    for (int index = 0; index < 8; index++) {
+        char path[80];
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/level", index);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        int level = 0;
+        int got = fscanf(f, "%d", &level);
+        fclose(f);
+        if (got != 1 || level != 3)
+            continue;
+        snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cache/index%d/size", index);
+        long size = 0;
+        char unit = 0;
+        if ((f = fopen(path, "r"))) {
+            got = fscanf(f, "%ld%c", &size, &unit);
+            fclose(f);
+            if (got >= 1 && size > 0)
+                return size * (unit == 'K' ? 1024L : unit == 'M' ? 1048576L : 1L);
+        }
+    }
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    return l3 > 0 ? l3 : 8L << 20;
+}
+
+/* The transposing copy of doubles in registers (transpose_registers.c):
+ * tiles of two cache lines of elements each way (16 x 16 doubles), in
+ * groups the largest power-of-two multiple of the tile whose square of one
+ * side's data fits the L2 cache (256 x 256 doubles in 512 KiB), and
+ * streaming stores where the destination block is a quarter of the L3 or
+ * more (the L3 is shared with the other buffers of the exchange, and on a
+ * virtual machine with its neighbours: such a block's lines are not in it
+ * when they are written, and a plain store reads each first). Measured on
+ * this project's VM (docs/datatypes.md "Speed"). */
+struct register_tile {
+    long side, group;
+    size_t stream_from;
+};
+
+static struct register_tile register_tile(void)
+{
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE), line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+    l2 = l2 > 0 ? l2 : 524288;
+    line = line > 0 ? line : LINE_BYTES;
+    struct register_tile t = {2 * line / 8, 0, (size_t)l3_bytes() / 4};
+    t.side = t.side < 4 ? 4 : t.side & ~3L;
+    t.group = t.side;
+    while ((2 * t.group) * (2 * t.group) * 8 <= l2)
+        t.group *= 2;
+    return t;
+}
+
+static enum transpose_way forced_way = TRANSPOSE_AUTO;
+
+int packing_transpose_way(enum transpose_way way)
+{
+    if (way != TRANSPOSE_AUTO && way != TRANSPOSE_SCRATCH && !transpose_registers_available())
+        return 0;
+    forced_way = way;
+    return 1;
+}
+
+void packing_transpose_registers(int *available, long *side, long *group, size_t *stream_from)
+{
+    struct register_tile t = register_tile();
+    *available = transpose_registers_available();
+    *side = t.side, *group = t.group, *stream_from = t.stream_from;
+}
+
+/* A transposed block of 8-byte elements in registers; 0 where the scratch
+ * tile is to copy it (no AVX, or forced). */
+static int transposed_registers(const struct tile *t)
+{
+    static int available = -1;
+    static struct register_tile tile;
+    if (available < 0) {
+        available = transpose_registers_available();
+        tile = register_tile();
+    }
+    if (!available || forced_way == TRANSPOSE_SCRATCH)
+        return 0;
+    size_t bytes = (size_t)t->no * (size_t)t->ni * sizeof(uint64_t);
+    int stream = forced_way == TRANSPOSE_STREAMING || (forced_way == TRANSPOSE_AUTO && bytes >= tile.stream_from);
+    if (forced_way == TRANSPOSE_REGISTERS)
+        stream = 0;
+    size_t si = t->si / sizeof(uint64_t), ni = (size_t)t->ni;
+    if (t->gather)  /* layout rows i (elements o) to packed rows o */
+        transpose_registers((const uint64_t *)t->layout, si, (uint64_t *)t->packed, ni, t->ni, t->no, tile.side,
+                            tile.group, stream);
+    else  /* packed rows o (elements i) to layout rows i */
+        transpose_registers((const uint64_t *)t->packed, ni, (uint64_t *)t->layout, si, t->no, t->ni, tile.side,
+                            tile.group, stream);
+    return 1;
+}
+
 /* The scratch square of a transposing copy: S[o * row + i] holds packed
  * element (oo + o, ii + i) of the tile. */
 struct scratch_tile {
@@ -351,7 +454,8 @@ static size_t tiled_inner(const struct run_box *b, size_t at, char *layout, char
         if (t.so == n) {  /* the layout runs along o: a transposed block */
             void (*transposed)(const struct tile *) = n == 8 ? transposed_uint64_t : n == 4 ? transposed_uint32_t
                                                       : n == 2 ? transposed_uint16_t : transposed_uint8_t;
-            transposed(&t);
+            if (n != 8 || !transposed_registers(&t))
+                transposed(&t);
             return (size_t)t.no * (size_t)t.ni * t.length;
         }
         micro = n == 8 ? micro_uint64_t : n == 4 ? micro_uint32_t : n == 2 ? micro_uint16_t : micro_uint8_t;

@@ -20,7 +20,8 @@ void packing_unpack(struct run_context *ctx);
  * walks two innermost levels of single elements cache-blocked: where the
  * layout runs along the outer level (a transposed block: the transpose's
  * receive) through a padded scratch tile sized to the L1 cache, in groups
- * of tiles sized to the L2 cache (packing_transpose_tile); otherwise in
+ * of tiles sized to the L2 cache (packing_transpose_tile), or for doubles
+ * in AVX registers (packing_transpose_registers); otherwise in
  * micro tiles of a cache line each way, in blocks of NBH_PACK_BLOCK x
  * NBH_PACK_BLOCK elements, prefetching the layout's lines
  * NBH_PACK_PREFETCH steps ahead (packing.c). */
@@ -32,5 +33,18 @@ void copy_box(const struct run_box *box, char *layout, char *packed, int gather,
  * caches this machine reports: its side and row padding, and the side of
  * the groups of tiles done together, in elements. */
 void packing_transpose_tile(size_t element, long *side, long *pad, long *group);
+/* Doubles (8-byte elements) of a transposed block go through registers
+ * instead where the CPU has AVX (transpose_registers.h): in tiles of
+ * `side` elements in groups of `group`, with streaming stores where the
+ * destination block has stream_from bytes or more (from the L2 and L3
+ * caches this machine reports). */
+void packing_transpose_registers(int *available, long *side, long *group, size_t *stream_from);
+/* Which way the transposed blocks of 8-byte elements take: the one chosen
+ * from the CPU and the block's size (TRANSPOSE_AUTO, the default), or one
+ * forced, for the tests: the scratch tile, registers with plain stores, or
+ * with streaming ones. Returns 0 (and changes nothing) where the CPU lacks
+ * AVX for the last two. */
+enum transpose_way { TRANSPOSE_AUTO, TRANSPOSE_SCRATCH, TRANSPOSE_REGISTERS, TRANSPOSE_STREAMING };
+int packing_transpose_way(enum transpose_way way);
 
 #endif

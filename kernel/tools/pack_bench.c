@@ -7,7 +7,8 @@
  * every way in turn, so that a machine changing speed slows all alike;
  * each the median over the rounds, and manual_tiled's over memcpy's
  * (tiled/memcpy). Prints the transposing copy's tile (from the caches the
- * machine reports), then one line per layout, side and size. */
+ * machine reports) and whether doubles take AVX registers instead, then
+ * one line per layout, side and size. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,15 @@ int main(int argc, char **argv)
     printf("transposing copy of doubles: tiles of %ld x %ld (rows padded by %ld) in groups of %ld x %ld, from L1 %ld "
            "B, L2 %ld B, lines of %ld B (sysconf; 0: not reported)\n", side, side, pad, group, group,
            sysconf(_SC_LEVEL1_DCACHE_SIZE), sysconf(_SC_LEVEL2_CACHE_SIZE), sysconf(_SC_LEVEL1_DCACHE_LINESIZE));
+    int registers;
+    size_t stream_from;
+    packing_transpose_registers(&registers, &side, &group, &stream_from);
+    if (registers)
+        printf("transposed doubles in AVX registers instead: tiles of %ld x %ld in groups of %ld x %ld, streaming "
+               "stores from blocks of %.1f MiB (a quarter of the L3)\n", side, side, group, group,
+               (double)stream_from / (1 << 20));
+    else
+        printf("transposed doubles through the tile above (no AVX)\n");
     printf("%-26s %-7s %9s", "layout (doubles)", "side", "MiB");
     for (int w = 0; w < N_WAYS; w++)
         printf(" %12s", way_names[w]);

@@ -1,7 +1,8 @@
 /* The packings' copy loops and the buffers they work on, without MPI:
  * the cache-blocked loops (manual_tiled) move exactly what the plain ones
  * (manual) move, bit for bit, for whole and partial micro tiles, transpose
- * tiles and their groups, of every element size and both directions; a block that goes to MPI_PROC_NULL alone is not
+ * tiles and their groups, of every element size and both directions, and
+ * for doubles by every way of the transposing copy; a block that goes to MPI_PROC_NULL alone is not
  * packed; every data buffer is written (no page left to the shared zero
  * page) and aligned to a cache line. */
 #include <stdint.h>
@@ -71,6 +72,52 @@ static void test_tiled_copies(void)
         CHECK(ok, "manual_tiled moves what manual moves, elements of %zu bytes (whole and partial tiles, "
               "both directions)", lengths[l]);
     }
+}
+
+/* The ways of a transposed block of doubles (packing_transpose_way): the
+ * scratch tile, AVX registers with plain and with streaming stores, each
+ * bit for bit what the plain loops move, over whole and partial 4 x 4
+ * squares, tiles and groups (odd counts); a box aligned to 32 bytes with
+ * rows a multiple of 4 doubles apart as well, where the streaming stores
+ * are taken (elsewhere the plain ones). Where the CPU lacks AVX, forcing
+ * a register way is refused. */
+static void test_transpose_ways(void)
+{
+    long sizes[][2] = {{64, 64}, {5, 9}, {33, 35}, {300, 260}, {517, 3}, {3, 517}, {600, 40}};
+    const char *names[] = {"the scratch tile", "registers", "registers with streaming stores"};
+    enum transpose_way ways[] = {TRANSPOSE_SCRATCH, TRANSPOSE_REGISTERS, TRANSPOSE_STREAMING};
+    int available;
+    long side, group;
+    size_t stream_from;
+    packing_transpose_registers(&available, &side, &group, &stream_from);
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    l2 = l2 > 0 ? l2 : 524288;
+    CHECK(side >= 4 && side % 4 == 0 && group % side == 0 && group * group * 8 <= l2 &&
+          4 * group * group * 8 > l2 && stream_from >= (1u << 20),
+          "the registers' tiles are whole 4 x 4 squares (%ld), their groups whole tiles (%ld) of which one side "
+          "fits the L2 (%ld B) and twice the side would not, streaming from %zu B", side, group, l2, stream_from);
+    for (size_t w = 0; w < sizeof(ways) / sizeof(ways[0]); w++) {
+        if (!packing_transpose_way(ways[w])) {
+            CHECK(!available && ways[w] != TRANSPOSE_SCRATCH, "forcing %s is refused only where the CPU lacks AVX",
+                  names[w]);
+            continue;
+        }
+        int ok = 1;
+        for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+            long no = sizes[s][0], ni = sizes[s][1];
+            size_t n = (2 * (size_t)no + 8 + 3) & ~(size_t)3;  /* rows 32 bytes apart */
+            struct run_box transposed = two_levels(no, ni, 1, n + 1, 8);
+            size_t span = (3 + (n + 1) * (size_t)ni + 1) * 8;
+            struct run_box aligned = two_levels(no, ni, 1, n, 8);
+            aligned.offset = 4 * 8;  /* data buffers start on a cache line */
+            size_t aligned_span = (4 + n * (size_t)ni + 1) * 8;
+            for (int gather = 0; gather <= 1; gather++)
+                ok &= same_as_plain(&transposed, span, gather) && same_as_plain(&aligned, aligned_span, gather);
+        }
+        CHECK(ok, "a transposed block of doubles through %s moves what manual moves (odd counts, both "
+              "directions, aligned and not; registers' tiles of %ld in groups of %ld)", names[w], side, group);
+    }
+    packing_transpose_way(TRANSPOSE_AUTO);
 }
 
 /* packing_pack with manual: a block to MPI_PROC_NULL alone stays unpacked. */
@@ -187,6 +234,7 @@ static void test_buffer_places(void)
 void test_packing(void)
 {
     test_tiled_copies();
+    test_transpose_ways();
     test_proc_null_blocks_not_packed();
     test_data_buffers();
     test_buffer_places();
