@@ -18,22 +18,26 @@
 #include <string.h>
 #include "nbh_analyze.h"
 
-/* The unit of row i: that of its (run, round) slot. */
+/* A cell's rows out of unit order, sorted by (unit, position) with their medians. */
 typedef struct {
-    const int *run, *round, *unit_of_slot;
-    int rounds;   /* slots per run: the largest round + 1 */
-} units_t;
+    int unit;
+    int position;
+    double median;
+} unit_row_t;
 
-static int unit_at(const units_t *u, int i) {
-    return u->unit_of_slot[(R_xlen_t)(u->run[i] - 1) * u->rounds + u->round[i]];
+static int by_unit_then_position(const void *x, const void *y) {
+    const unit_row_t *a = x, *b = y;
+    if (a->unit != b->unit) return a->unit < b->unit ? -1 : 1;
+    return (a->position > b->position) - (a->position < b->position);
 }
 
-/* Rows by (unit, position), for a cell whose rows are out of unit order. */
-static const units_t *sorting;
-static int by_unit_then_position(const void *x, const void *y) {
-    int i = *(const int *)x, j = *(const int *)y, a = unit_at(sorting, i), b = unit_at(sorting, j);
-    if (a != b) return a < b ? -1 : 1;
-    return (i > j) - (i < j);
+static void sort_by_unit(int *unit, double *median, int n, unit_row_t *rows) {
+    for (int j = 0; j < n; j++) rows[j] = (unit_row_t){unit[j], j, median[j]};
+    qsort(rows, (size_t)n, sizeof(unit_row_t), by_unit_then_position);
+    for (int j = 0; j < n; j++) {
+        unit[j] = rows[j].unit;
+        median[j] = rows[j].median;
+    }
 }
 
 typedef struct {
@@ -58,15 +62,15 @@ static SEXP round_units(void *data) {
         kept++;
     }
     /* Each (run, round) a slot, in the order of run, then round: the units. */
-    double slots = (double)max_run * ((double)max_round + 1);
+    int rounds = max_round + 1;
+    double slots = (double)max_run * rounds;
     if (slots > (double)INT_MAX) error("nbh_round_units: %d runs of %d rounds are too many units", max_run, max_round);
     int *unit_of_slot = scratch_alloc(&call->scratch, (size_t)slots + 1, sizeof(int));
-    units_t u = {run, round, unit_of_slot, max_round + 1};
-    /* The rows by cell (a stable counting sort): start[c - 1] .. start[c] - 1 are cell c's. */
+    /* start[c - 1] .. start[c] - 1: cell c's rows in the result. */
     int *start = scratch_alloc(&call->scratch, (size_t)max_cell + 1, sizeof(int));
     for (int i = 0; i < rows; i++) {
         if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
-        unit_of_slot[(R_xlen_t)(run[i] - 1) * u.rounds + round[i]] = 1;
+        unit_of_slot[(R_xlen_t)(run[i] - 1) * rounds + round[i]] = 1;
         start[cell[i]]++;
     }
     int units = 0;
@@ -74,24 +78,6 @@ static SEXP round_units(void *data) {
         if (unit_of_slot[s]) unit_of_slot[s] = ++units;
     }
     for (int c = 1; c <= max_cell; c++) start[c] += start[c - 1];
-    int *next = scratch_alloc_dirty(&call->scratch, (size_t)max_cell + 1, sizeof(int));
-    memcpy(next, start, ((size_t)max_cell + 1) * sizeof(int));
-    int *order = scratch_alloc_dirty(&call->scratch, (size_t)kept + 1, sizeof(int));
-    for (int i = 0; i < rows; i++) {
-        if (cell[i] != NA_INTEGER && !ISNAN(median[i])) order[next[cell[i] - 1]++] = i;
-    }
-    /* Each cell's rows by unit where they are not in its order already: the
-     * rows of each run together, the runs in order and each cell's rounds in
-     * order need no sort (and are moved in runs of a cell's rounds). */
-    sorting = &u;
-    for (int c = 0; c < max_cell; c++) {
-        for (int j = start[c] + 1; j < start[c + 1]; j++) {
-            if (unit_at(&u, order[j]) < unit_at(&u, order[j - 1])) {
-                qsort(order + start[c], (size_t)(start[c + 1] - start[c]), sizeof(int), by_unit_then_position);
-                break;
-            }
-        }
-    }
 
     const char *names[] = {"cell", "unit", "median", "run", "round", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
@@ -100,17 +86,40 @@ static SEXP round_units(void *data) {
     double *out_median = REAL(SET_VECTOR_ELT(out, 2, allocVector(REALSXP, kept)));
     int *unit_run = INTEGER(SET_VECTOR_ELT(out, 3, allocVector(INTSXP, units)));
     int *unit_round = INTEGER(SET_VECTOR_ELT(out, 4, allocVector(INTSXP, units)));
-    for (int j = 0; j < kept; j++) {
-        int i = order[j];
-        out_cell[j] = cell[i];
-        out_unit[j] = unit_at(&u, i);
-        out_median[j] = median[i];
+    /* The rows by cell (a stable counting sort), straight into the result;
+     * then each cell's rows by unit where they are not in its order
+     * already. With the rows of each run together, the runs in order and
+     * each cell's rounds in order (as reduce_runs gives them) none needs a
+     * sort, and a cell's rounds of a run are written side by side. */
+    int *next = scratch_alloc_dirty(&call->scratch, (size_t)max_cell + 1, sizeof(int));
+    memcpy(next, start, ((size_t)max_cell + 1) * sizeof(int));
+    for (int i = 0; i < rows; i++) {
+        if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
+        int at = next[cell[i] - 1]++;
+        out_cell[at] = cell[i];
+        out_unit[at] = unit_of_slot[(R_xlen_t)(run[i] - 1) * rounds + round[i]];
+        out_median[at] = median[i];
+    }
+    unit_row_t *group = NULL;   /* room for the largest cell's rows, once one needs a sort */
+    for (int c = 0; c < max_cell; c++) {
+        for (int j = start[c] + 1; j < start[c + 1]; j++) {
+            if (out_unit[j] >= out_unit[j - 1]) continue;
+            if (!group) {
+                int largest = 0;
+                for (int k = 0; k < max_cell; k++) {
+                    if (start[k + 1] - start[k] > largest) largest = start[k + 1] - start[k];
+                }
+                group = scratch_alloc_dirty(&call->scratch, (size_t)largest, sizeof(unit_row_t));
+            }
+            sort_by_unit(out_unit + start[c], out_median + start[c], start[c + 1] - start[c], group);
+            break;
+        }
     }
     for (R_xlen_t s = 0; s < (R_xlen_t)slots; s++) {
         int k = unit_of_slot[s];
         if (!k) continue;
-        unit_run[k - 1] = (int)(s / u.rounds) + 1;
-        unit_round[k - 1] = (int)(s % u.rounds);
+        unit_run[k - 1] = (int)(s / rounds) + 1;
+        unit_round[k - 1] = (int)(s % rounds);
     }
     UNPROTECT(1);
     return out;

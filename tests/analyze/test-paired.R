@@ -281,6 +281,9 @@ test_that("round_unit_table: the units and the times by (cell, unit), as unit_in
   median[c(9, 60)] <- NA
   round[33] <- 0L
   same(c(cell[shuffled], 4L), c(runs[shuffled], 2L), c(round[shuffled], 2L), c(median[shuffled], 0.5))
+  # Many cells out of unit order (each sorted on its own).
+  many <- data.table(cell = rep(1:500, 12), run = rep(12:1, each = 500), round = 1L, median = runif(6000))
+  same(many$cell, many$run, many$round, many$median)
   expect_identical(nrow(round_unit_table(integer(), integer(), integer(), numeric())$times), 0L)
   expect_error(round_unit_table(1L, 0L, 1L, 1), "runs from 1")
 })
