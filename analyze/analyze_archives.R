@@ -131,6 +131,15 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
   statistics <- unique(statistic_of[unpaired])
   by_statistic <- setNames(lapply(statistics, function(s) run_statistic(medians, s)), statistics)
   units <- if (any(!unpaired)) units_of_runs(state$paired, unique(medians$run))
+  # Each table's rows by cell and its cells' medians, once for the
+  # guidelines of that table (not in each worker).
+  plain <- vapply(guidelines, function(g) is.null(g$computed), TRUE)
+  n_cells <- max(state$cells$cell)
+  rows_of <- list()
+  if (any(plain & !unpaired)) rows_of$units <- with_cell_medians(cell_rows(units$times, n_cells))
+  for (s in unique(statistic_of[plain & unpaired])) {
+    rows_of[[s]] <- with_cell_medians(cell_rows(by_statistic[[s]], n_cells))
+  }
   jobs <- map_in_workers(seq_along(guidelines), function(k) {
     g <- guidelines[[k]]
     v_thres <- g$v_thres %||% state$v_thres
@@ -140,7 +149,8 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
       assess_guideline(g, state$cells, values, state$params, state$p_thres, v_thres, pairs = state$pairs[[k]],
                        method = method_of[k], run_of_unit = units$run_of_unit, level = state$ci_level,
                        run_medians = if (paired) medians, launch_pairs = state$launch_pairs,
-                       shared_only = isTRUE(state$adaptive))
+                       shared_only = isTRUE(state$adaptive),
+                       rows = rows_of[[if (paired) "units" else statistic_of[k]]])
     } else {
       ranks <- if (paired) units$ranks else state$ranks
       if (!is.null(ranks) && !paired) ranks <- ranks[run %in% medians$run]

@@ -24,7 +24,9 @@
 #
 # guideline: list(a, b, relation, varied, text, where); cells:
 # data.table(cell, <params>); medians: data.table(cell, run, median); pairs:
-# what match_sides returns for the guideline, if already known.
+# what match_sides returns for the guideline, if already known; rows:
+# cell_rows of medians with every cell's median (with_cell_medians), if
+# already known (the guidelines assessed on one table share them).
 # Returns one row per test: test, a_cell, b_cell, group, runs_a, runs_b,
 # median_a, median_b (seconds), ratio, p_value, slower ("a" or "b"),
 # p_reverse (a ~ b: the p of the other direction; else NA), violated,
@@ -43,11 +45,11 @@ round_method <- function(method) method %in% c("paired", "rounds")
 
 assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001, v_thres = 1.03,
                              pairs = NULL, method = "study", run_of_unit = NULL, level = 0.95, run_medians = NULL,
-                             launch_pairs = NULL, shared_only = FALSE) {
+                             launch_pairs = NULL, shared_only = FALSE, rows = NULL) {
   what <- sprintf("%s: guideline '%s'", guideline$where %||% "assessment", guideline$text %||% "")
   pairs <- copy(pairs %||% match_sides(cells, guideline$a, guideline$b, params, what))
   if (!nrow(pairs)) return(no_tests())
-  rows <- cell_rows(medians, max(cells$cell))
+  rows <- rows %||% cell_rows(medians, max(cells$cell))
   medians <- rows$medians
   runs <- rows$runs
   first <- rows$first
@@ -61,9 +63,12 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
   if (!nrow(tests)) return(no_tests())
   tests[, test := .I]
   values_of <- function(cell) medians$median[sequence(runs[cell], first[cell])]
-  needed <- sort(unique(c(tests$a_cell, tests$b_cell)))
-  cell_median <- rep(NA_real_, length(runs))
-  cell_median[needed] <- medians_of_cells(rows, needed)
+  cell_median <- rows$cell_median
+  if (is.null(cell_median)) {
+    needed <- sort(unique(c(tests$a_cell, tests$b_cell)))
+    cell_median <- rep(NA_real_, length(runs))
+    cell_median[needed] <- medians_of_cells(rows, needed)
+  }
   tests[, `:=`(median_a = cell_median[a_cell], median_b = cell_median[b_cell])]
   # Groups: the same cells but for the varied parameter.
   rest <- cells[cell %in% c(tests$a_cell, tests$b_cell)]
@@ -182,6 +187,15 @@ cell_rows <- function(medians, n_cells) {
   if (!identical(key(medians)[1], "cell")) medians <- setkeyv(copy(medians), "cell")
   runs <- tabulate(medians$cell, n_cells)
   list(medians = medians, runs = runs, first = cumsum(c(1L, runs))[seq_along(runs)])
+}
+
+# ROWS (cell_rows) with cell_median: the median of every cell's values
+# (NA for a cell without), for the guidelines that share them.
+with_cell_medians <- function(rows) {
+  measured <- which(rows$runs > 0L)
+  rows$cell_median <- rep(NA_real_, length(rows$runs))
+  rows$cell_median[measured] <- medians_of_cells(rows, measured)
+  rows
 }
 
 # The median of the run medians of each of CELLS (increasing, each with
