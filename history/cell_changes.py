@@ -83,23 +83,41 @@ class Search:
     too_few: int = 0
 
 
-def welch_interval(before, after):
-    """(mean difference after - before, half width of its 95 % interval)
-    of two sets of levels; a side of one entry borrows the other's
-    variance; nan half width where neither has two."""
+def welch_parts(before, after):
+    """(mean difference after - before, its standard error, Welch's degrees
+    of freedom) of two sets of levels; a side of one entry borrows the
+    other's variance; nan error where neither has two."""
     diff = float(np.mean(after) - np.mean(before))
     na, nb = len(before), len(after)
     va = np.var(before, ddof=1) if na > 1 else math.nan
     vb = np.var(after, ddof=1) if nb > 1 else math.nan
     if na < 2 and nb < 2:
-        return diff, math.nan
+        return diff, math.nan, math.nan
     if na < 2 or nb < 2:
         v = vb if na < 2 else va
         se2, df = v * (1 / na + 1 / nb), (nb if na < 2 else na) - 1
     else:
         se2 = va / na + vb / nb
         df = se2 ** 2 / ((va / na) ** 2 / (na - 1) + (vb / nb) ** 2 / (nb - 1)) if se2 > 0 else na + nb - 2
-    return diff, float(t_quantile(0.975, max(df, 1))) * math.sqrt(se2)
+    return diff, math.sqrt(se2), max(df, 1)
+
+
+def half_widths(se, df):
+    """The half widths of 95 % intervals of standard errors SE with DF
+    degrees of freedom (arrays; nan where SE is): one t quantile for all."""
+    se, df = np.asarray(se, float), np.asarray(df, float)
+    out = np.full(se.shape, math.nan)
+    known = ~np.isnan(se)
+    if known.any():
+        out[known] = t_quantile(0.975, df[known]) * se[known]
+    return out
+
+
+def welch_interval(before, after):
+    """(mean difference after - before, half width of its 95 % interval)
+    of two sets of levels (welch_parts)."""
+    diff, se, df = welch_parts(before, after)
+    return diff, float(half_widths([se], [df])[0])
 
 
 def point_rows(values, raw, chosen, kept):
@@ -119,16 +137,28 @@ def point_rows(values, raw, chosen, kept):
     for j, (index, i) in enumerate(points):
         split, adjusted = kept[i]
         before, after = values[bounds[j]:index], values[index:bounds[j + 2]]
-        diff, half = welch_interval(before, after)
+        diff, se, df = welch_parts(before, after)
         base = math.exp(float(np.mean(raw[bounds[j]:index])))
         kind = "step" if split.back == split.end else ("bump starts" if index == split.index else "bump ends")
         out.append({"index": index, "entry": chosen[index], "previous": chosen[index - 1], "kind": kind,
                     "before_us": base, "after_us": base * math.exp(diff),
-                    "ratio": math.exp(diff), "ratio_low": math.exp(diff - half) if half == half else math.nan,
-                    "ratio_high": math.exp(diff + half) if half == half else math.nan,
+                    "ratio": math.exp(diff), "ratio_low": math.nan, "ratio_high": math.nan,
                     "direction": "slower" if diff > 0 else "faster", "t": split.t, "p": split.p,
-                    "p_adjusted": adjusted, "entries_before": len(before), "entries_after": len(after)})
+                    "p_adjusted": adjusted, "entries_before": len(before), "entries_after": len(after),
+                    "diff": diff, "se": se, "df": df})
     return out
+
+
+def with_intervals(points):
+    """POINTS (point_rows, of any series) with their ratios' 95 % intervals,
+    from one t quantile call for all (one per point took 9 ms)."""
+    half = half_widths([p["se"] for p in points], [p["df"] for p in points])
+    for p, h in zip(points, half):
+        diff = p.pop("diff")
+        del p["se"], p["df"]
+        if h == h:
+            p["ratio_low"], p["ratio_high"] = math.exp(diff - h), math.exp(diff + h)
+    return points
 
 
 def identity_of(params):
@@ -194,12 +224,13 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
     kept, searched, chosen = search_cells(own + [commons[i][1] for i in common_ids], alpha)
     result = Search(cells=len(ids), commons=len(common_ids), searched=searched, chosen=chosen,
                     too_few=sum(len(x) < segments.MIN_LENGTH for x in own))
+    found = []   # (points, params, cell text, cell id, key) of each series with change points
     for cell_id, splits, values in zip(ids, kept, own):
         if not splits:
             continue
         key, params = cells[cell_id]
-        rows = point_rows(values, data[cell_id].levels, data[cell_id].entries, splits)
-        result.rows += change_rows(rows, params, cell_text(params, same), cell_id, key, min_ratio)
+        found.append((point_rows(values, data[cell_id].levels, data[cell_id].entries, splits), params,
+                      cell_text(params, same), cell_id, key))
     for identity, splits in zip(common_ids, kept[len(ids):]):
         if not splits:
             continue
@@ -208,7 +239,10 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
         rows = point_rows(shifts, np.zeros(len(shifts)), order, splits)
         for r in rows:
             r["before_us"] = r["after_us"] = math.nan   # a shift has no time of its own
-        result.rows += change_rows(rows, params, COMMON_CELL, None, "common:" + keys.params_text(params), min_ratio)
+        found.append((rows, params, COMMON_CELL, None, "common:" + keys.params_text(params)))
+    with_intervals([point for points, *_ in found for point in points])
+    for points, params, text, cell_id, key in found:
+        result.rows += change_rows(points, params, text, cell_id, key, min_ratio)
     return result
 
 
