@@ -50,13 +50,10 @@ aa_blocks <- function(result, tt) {
   status <- aa_status(s)
   decided <- n - sum(s$open)
   headline <- switch(status,
-    fails = sprintf(paste("**The check fails**: %d of %d twin tests have a two-sided p <= 0.05 where 5 %% (%.1f) are",
-                          "expected (binomial p = %.2g)%s. Equal sides look different more often than the p-values",
+    fails = sprintf(paste("**The check fails**: %s. Equal sides look different more often than the p-values",
                           "say: on this machine, or under this analysis's method, the verdicts are too sure of",
                           "themselves. Read them with that in mind; with method `rounds` this is what launches that",
-                          "differ do (docs/analyze.md)."),
-                    small, n, 0.05 * n, pbinom(small - 1L, n, 0.05, lower.tail = FALSE),
-                    if (sum(s$violated)) sprintf(", and %d are violated", sum(s$violated)) else ""),
+                          "differ do (docs/analyze.md)."), aa_failure_text(s)),
     `decided nothing` = sprintf(paste("**The check decided nothing**: all %d twin tests are open (neither violated",
                                       "nor within the hold ratio); it shows no false violation, nor that a twin and",
                                       "its original perform alike. %d of %d have a two-sided p <= 0.05 (5 %% expected)."),
@@ -82,6 +79,26 @@ aa_blocks <- function(result, tt) {
        table_block(s[, .(library, param_set, deployment, `twin tests` = tests,
                          `p <= 0.05` = sprintf("%d (%.2g %%)", small, 100 * small_rate),
                          `p <= p threshold` = tiny, violated, holds, open)]))
+}
+
+# Why the A/A check of S (aa_summary) fails (aa_status): the excess of
+# small p-values, of false violations, or both, each with its binomial p.
+aa_failure_text <- function(s) {
+  n <- sum(s$tests)
+  small <- sum(s$small)
+  violated <- sum(s$violated)
+  p_small <- pbinom(small - 1L, n, 0.05, lower.tail = FALSE)
+  p_violated <- if (violated > 0L) pbinom(violated - 1L, n, s$nominal[1], lower.tail = FALSE) else 1
+  reasons <- c(
+    if (p_small < 0.05) {
+      sprintf("%d of %d twin tests have a two-sided p <= 0.05 where 5 %% (%.1f) are expected (binomial p = %.2g)",
+              small, n, 0.05 * n, p_small)
+    },
+    if (p_violated < 0.05) {
+      sprintf("%d of %d twin tests are violated where chance allows at most %.2g %% (binomial p = %.2g)",
+              violated, n, 100 * s$nominal[1], p_violated)
+    })
+  paste(reasons, collapse = ", and ")
 }
 
 # What k false violations among n twin tests say against the nominal rate:

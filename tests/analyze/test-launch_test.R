@@ -91,6 +91,25 @@ test_that("an archive with a launch effect: intervals hold the true ratio, and t
   expect_equal(aa_status(aa_summary(pooled, 0.001)), "fails")
 })
 
+test_that("a failing A/A check says which excess fails it, each with its own binomial p", {
+  summary_of <- function(tests, small, violated) {
+    data.table(tests = tests, small = small, violated = violated, nominal = 0.002, open = tests - violated)
+  }
+  # The demo of 2026-11-29: one false violation in 12, one p <= 0.05 (as expected).
+  one <- summary_of(12L, 1L, 1L)
+  expect_equal(aa_status(one), "fails")
+  text <- aa_failure_text(one)
+  expect_match(text, "^1 of 12 twin tests are violated where chance allows at most 0.2 % \\(binomial p = 0.024\\)$")
+  expect_no_match(text, "p <= 0.05")
+  # Small p-values alone.
+  small <- summary_of(12L, 5L, 0L)
+  expect_equal(aa_status(small), "fails")
+  expect_match(aa_failure_text(small), "^5 of 12 twin tests have a two-sided p <= 0.05 where 5 % \\(0.6\\) are expected")
+  # Both.
+  both <- summary_of(12L, 5L, 2L)
+  expect_match(aa_failure_text(both), "p <= 0.05 .*, and 2 of 12 twin tests are violated")
+})
+
 test_that("sides in interleaved launches are paired by launch; otherwise unpaired and exact", {
   experiments <- synthetic_experiments("small", nrep = 20L)
   dir <- file.path(tempfile("archive-"), "synthetic-openmpi")
