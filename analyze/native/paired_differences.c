@@ -19,12 +19,13 @@
  * nondecreasing or a d is not finite (paired_test.R then takes the pairs'
  * way, which says why). */
 #include <math.h>
-#include <string.h>
 #include "nbh_analyze.h"
 
-/* The units the two cells share: counted (out NULL), or written from at. */
-static R_xlen_t merge(const int *unit, const double *value, R_xlen_t a, R_xlen_t a_end, R_xlen_t b, R_xlen_t b_end,
-                      int test, SEXP out, R_xlen_t at) {
+/* The rows of the units the two cells (rows a .. a_end - 1 and b ..
+ * b_end - 1, units ascending in each) share, in unit order: their number,
+ * and the rows of each pair in at_a and at_b unless NULL. */
+static R_xlen_t shared_rows(const int *unit, R_xlen_t a, R_xlen_t a_end, R_xlen_t b, R_xlen_t b_end, R_xlen_t *at_a,
+                            R_xlen_t *at_b) {
     R_xlen_t count = 0;
     while (a < a_end && b < b_end) {
         if (unit[a] < unit[b]) {
@@ -32,19 +33,23 @@ static R_xlen_t merge(const int *unit, const double *value, R_xlen_t a, R_xlen_t
         } else if (unit[b] < unit[a]) {
             b++;
         } else {
-            if (out != R_NilValue) {
-                INTEGER(VECTOR_ELT(out, 0))[at + count] = test;
-                INTEGER(VECTOR_ELT(out, 1))[at + count] = unit[a];
-                REAL(VECTOR_ELT(out, 2))[at + count] = value[a];
-                REAL(VECTOR_ELT(out, 3))[at + count] = value[b];
-                REAL(VECTOR_ELT(out, 4))[at + count] = log(value[a] / value[b]);
-            }
+            if (at_a) at_a[count] = a, at_b[count] = b;
             count++;
             a++;
             b++;
         }
     }
     return count;
+}
+
+/* The largest number of rows a cell has: room for any test's pairs. */
+static R_xlen_t most_rows(SEXP rows_) {
+    const int *rows = INTEGER(rows_);
+    int most = 0;
+    for (R_xlen_t c = 0; c < XLENGTH(rows_); c++) {
+        if (rows[c] > most) most = rows[c];
+    }
+    return most;
 }
 
 /* The checks both routines make: the arguments' types, every cell's rows
@@ -89,19 +94,31 @@ SEXP nbh_paired_differences(SEXP unit_, SEXP value_, SEXP first_, SEXP rows_, SE
     R_xlen_t n_tests = XLENGTH(test_), total = 0;
     for (R_xlen_t t = 0; t < n_tests; t++) {
         int a = a_cell[t], b = b_cell[t];
-        total += merge(unit, value, first[a - 1] - 1, first[a - 1] - 1 + rows[a - 1], first[b - 1] - 1,
-                       first[b - 1] - 1 + rows[b - 1], test[t], R_NilValue, 0);
+        total += shared_rows(unit, first[a - 1] - 1, first[a - 1] - 1 + rows[a - 1], first[b - 1] - 1,
+                             first[b - 1] - 1 + rows[b - 1], NULL, NULL);
     }
     const char *names[] = {"test", "unit", "a", "b", "d", ""};
     SEXP out = PROTECT(mkNamed(VECSXP, names));
-    SET_VECTOR_ELT(out, 0, allocVector(INTSXP, total));
-    SET_VECTOR_ELT(out, 1, allocVector(INTSXP, total));
-    for (int k = 2; k < 5; k++) SET_VECTOR_ELT(out, k, allocVector(REALSXP, total));
+    int *out_test = INTEGER(SET_VECTOR_ELT(out, 0, allocVector(INTSXP, total)));
+    int *out_unit = INTEGER(SET_VECTOR_ELT(out, 1, allocVector(INTSXP, total)));
+    double *out_a = REAL(SET_VECTOR_ELT(out, 2, allocVector(REALSXP, total)));
+    double *out_b = REAL(SET_VECTOR_ELT(out, 3, allocVector(REALSXP, total)));
+    double *out_d = REAL(SET_VECTOR_ELT(out, 4, allocVector(REALSXP, total)));
+    R_xlen_t most = most_rows(rows_);
+    R_xlen_t *at_a = (R_xlen_t *)R_alloc((size_t)most + 1, sizeof(R_xlen_t));
+    R_xlen_t *at_b = (R_xlen_t *)R_alloc((size_t)most + 1, sizeof(R_xlen_t));
     R_xlen_t at = 0;
     for (R_xlen_t t = 0; t < n_tests; t++) {
         int a = a_cell[t], b = b_cell[t];
-        at += merge(unit, value, first[a - 1] - 1, first[a - 1] - 1 + rows[a - 1], first[b - 1] - 1,
-                    first[b - 1] - 1 + rows[b - 1], test[t], out, at);
+        R_xlen_t count = shared_rows(unit, first[a - 1] - 1, first[a - 1] - 1 + rows[a - 1], first[b - 1] - 1,
+                                     first[b - 1] - 1 + rows[b - 1], at_a, at_b);
+        for (R_xlen_t k = 0; k < count; k++, at++) {
+            out_test[at] = test[t];
+            out_unit[at] = unit[at_a[k]];
+            out_a[at] = value[at_a[k]];
+            out_b[at] = value[at_b[k]];
+            out_d[at] = log(value[at_a[k]] / value[at_b[k]]);
+        }
     }
     UNPROTECT(1);
     return out;
@@ -119,39 +136,27 @@ static SEXP paired_launch_sums(void *data) {
     const int *test = INTEGER(call->test), *a_cell = INTEGER(call->a_cell), *b_cell = INTEGER(call->b_cell);
     const int *run_of_unit = INTEGER(call->run_of_unit);
     const double *value = REAL(call->value);
-    R_xlen_t n_cells = XLENGTH(call->first), n_tests = XLENGTH(call->test), n_runs = XLENGTH(call->run_of_unit);
-    int most = 0;
-    for (R_xlen_t c = 0; c < n_cells; c++) {
-        if (rows[c] > most) most = rows[c];
-    }
+    R_xlen_t n_tests = XLENGTH(call->test), n_runs = XLENGTH(call->run_of_unit);
+    R_xlen_t most = most_rows(call->rows);
     int *run = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(int));
     double *d = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(double));
+    R_xlen_t *at_a = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(R_xlen_t));
+    R_xlen_t *at_b = scratch_alloc_dirty(&call->scratch, (size_t)most + 1, sizeof(R_xlen_t));
     SEXP out = PROTECT(launch_sums_new(call->n_tests));
     for (R_xlen_t t = 0; t < n_tests; t++) {
         if (test[t] == NA_INTEGER || test[t] < 1 || test[t] > call->n_tests) {
             error("nbh_paired_launch_sums: test %d is not in 1..%d", test[t], call->n_tests);
         }
-        R_xlen_t a = first[a_cell[t] - 1] - 1, a_end = a + rows[a_cell[t] - 1];
-        R_xlen_t b = first[b_cell[t] - 1] - 1, b_end = b + rows[b_cell[t] - 1];
-        R_xlen_t count = 0;
-        while (a < a_end && b < b_end) {
-            if (unit[a] < unit[b]) {
-                a++;
-            } else if (unit[b] < unit[a]) {
-                b++;
-            } else {
-                if (unit[a] < 1 || unit[a] > n_runs) {
-                    error("nbh_paired_launch_sums: unit %d has no run", unit[a]);
-                }
-                run[count] = run_of_unit[unit[a] - 1];
-                d[count] = log(value[a] / value[b]);
-                if (!isfinite(d[count])) {
-                    UNPROTECT(1);
-                    return R_NilValue;
-                }
-                count++;
-                a++;
-                b++;
+        R_xlen_t a = first[a_cell[t] - 1] - 1, b = first[b_cell[t] - 1] - 1;
+        R_xlen_t count = shared_rows(unit, a, a + rows[a_cell[t] - 1], b, b + rows[b_cell[t] - 1], at_a, at_b);
+        for (R_xlen_t k = 0; k < count; k++) {
+            int u = unit[at_a[k]];
+            if (u < 1 || u > n_runs) error("nbh_paired_launch_sums: unit %d has no run", u);
+            run[k] = run_of_unit[u - 1];
+            d[k] = log(value[at_a[k]] / value[at_b[k]]);
+            if (!isfinite(d[k])) {
+                UNPROTECT(1);
+                return R_NilValue;
             }
         }
         launch_sums_of(out, test[t] - 1, run, d, count);
