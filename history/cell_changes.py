@@ -170,7 +170,7 @@ def own_levels(data, ids, cells, order, upto=None):
     (common_shift.py; per series identity), over its entries (or those
     before position UPTO[cell]); and per identity with enough cells the
     common shifts' own series, in ORDER (the history's entries in order).
-    Returns ([array per id of IDS], {identity: (entries, shifts)}, {id: beta})."""
+    Returns ([array per id of IDS], {identity: (entries, shifts)}, {id: (beta, slope weight)})."""
     groups = {}
     for c in ids:
         if c in data:
@@ -180,8 +180,8 @@ def own_levels(data, ids, cells, order, upto=None):
         spans = {c: upto[c] if upto else len(data[c].levels) for c in members}
         chosen = [(data[c].entry_ids[:spans[c]], data[c].levels[:spans[c]]) for c in members]
         shifts = common_shift.entry_shifts(chosen)
-        for c, (residual, beta) in zip(members, common_shift.residual_series(chosen, shifts)):
-            own[c], betas[c] = residual, beta
+        for c, (residual, *slope) in zip(members, common_shift.residual_series(chosen, shifts)):
+            own[c], betas[c] = residual, tuple(slope)
         if len(members) >= common_shift.MIN_COMMON_CELLS:
             entries = [e for e in order(identity) if e.id in shifts]
             commons[identity] = (entries, np.array([shifts[e.id] for e in entries]))
@@ -283,13 +283,13 @@ def baseline_starts(data, ids, cells, entries, by, entry_id, alpha):
     own levels searched with those of every cell of IDS, as find_changes
     would have found them then), at most departure.WINDOW entries back;
     where ENTRY_ID is in each series; each cell's sensitivity to the
-    common shift over the entries before it."""
+    common shift over the entries before it, with its slope weight."""
     positions = [int(np.flatnonzero(data[c].entry_ids == entry_id)[0]) for c in ids]
     own, _, betas = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
                                dict(zip(ids, positions)))
     kept, _, _ = search_cells(own, alpha)
     return [max([0, p - departure.WINDOW] + [q for split, _ in splits for q in split.points()])
-            for p, splits in zip(positions, kept)], positions, [betas.get(c, 1.0) for c in ids]
+            for p, splits in zip(positions, kept)], positions, [betas.get(c, (1.0, 0.0)) for c in ids]
 
 
 def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, same=None):
@@ -306,10 +306,11 @@ def find_departures(db, entry_id, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, s
     order = sorted(cells, key=lambda c: cells[c][0])
     starts, positions, betas = baseline_starts(data, order, cells, entries, by, entry_id, alpha)
     baselines, levels, spreads, runs, firsts = [], [], [], [], []
-    for cell_id, start, position, beta in zip(order, starts, positions, betas):
+    for cell_id, start, position, (beta, slope_weight) in zip(order, starts, positions, betas):
         s = data[cell_id]
         baselines.append(departure.Baseline(s.entry_ids[start:position].tolist(), s.levels[start:position],
-                                            s.spreads[start:position], s.runs[start:position], beta))
+                                            s.spreads[start:position], s.runs[start:position], beta,
+                                            slope_weight))
         firsts.append(s.order[s.positions[start]] if start < position else None)
         levels.append(s.levels[position])
         spreads.append(s.spreads[position])

@@ -20,7 +20,8 @@ baseline entries:
    the cell's baseline median, and the new entry's g, the median of their
    new level minus that median. Each level is taken less beta times its
    entry's shift, beta the cell's sensitivity to the common shift, fitted
-   on the cell's whole history before the new entry (a baseline of a few
+   on the cell's whole history before the new entry and shrunk toward 1
+   across the cells (common_shift.residual_series: a baseline of a few
    entries cannot afford a slope of its own). The new g is itself tested
    against the baseline entries' g_e (prediction t, K - 1 degrees of
    freedom, at alpha): "every cell of this entry moved", which is shown
@@ -31,7 +32,9 @@ baseline entries:
 
 2. Each cell: y its new level; the prediction is the mean of its k
    baseline levels less beta g_e, plus beta g; s^2 their variance (k - 1
-   degrees of freedom). The prediction variance is s~^2 (1 + 1/k): the
+   degrees of freedom, less what the slope took: fit). The prediction
+   variance is s~^2 (1 + 1/k + v (g - mean g_e)^2), v the slope's variance
+   per unit of the cell's own (0 where it is shrunk to 1): the
    entry-to-entry variance, which holds both levels of repetition (the
    entries' own shifts and the noise of a level made of r runs). Where the
    new archive's own runs scatter more than the baseline's did, its level
@@ -43,7 +46,7 @@ baseline entries:
    chi-square prior, d0 degrees of freedom and variance s0^2, fitted to
    the cells' s^2), which lends a short history the degrees of freedom of
    many cells; T = (y - prediction) / sqrt(V) against Student's t with
-   k - 1 + d0 degrees of freedom. The size is exp(y - prediction), its 95 %
+   the rest's degrees of freedom plus d0. The size is exp(y - prediction), its 95 %
    interval exp(y - prediction +- t_0.975 sqrt(V)).
 
 Decided: the cells by Benjamini-Hochberg at alpha among them (the false
@@ -76,6 +79,7 @@ class Baseline:
     spreads: np.ndarray     # their run spreads (variance of the log run medians)
     runs: np.ndarray        # their runs
     beta: float = 1.0       # the cell's sensitivity to the entries' common shift (common_shift.py), from its history
+    slope_weight: float = 0.0   # the variance of beta per unit of the cell's own variance (0: beta not fitted)
 
 
 @dataclass
@@ -195,16 +199,28 @@ def new_shift(baselines, levels, tested):
     return shifts, float(np.median(new))
 
 
-def fit(x, g, g_new, beta=1.0):
+def fit(x, g, g_new, beta=1.0, slope_weight=0.0):
     """The cell's baseline levels X less BETA times their entries' common
     shifts G (BETA fitted on the cell's whole history before the new
-    entry, common_shift.sensitivity: a baseline of a few entries cannot
-    afford a slope of its own): (prediction at G_NEW, variance of the
-    rest, its degrees of freedom k - 1, the prediction's variance factor
-    1 + 1/k)."""
+    entry and shrunk across its cells, common_shift.residual_series: a
+    baseline of a few entries cannot afford a slope of its own): (the
+    prediction at G_NEW, the variance of the rest, its degrees of freedom,
+    the prediction's variance factor). What the slope took from the
+    baseline is counted as in a regression: the rest's degrees of freedom
+    are k - 1 less the slope's leverage on the baseline, SLOPE_WEIGHT
+    times the baseline's sum of squared shifts about their mean (1 where
+    the slope was fitted on these entries alone), and the factor is
+    1 + 1/k + SLOPE_WEIGHT (G_NEW - mean G)^2: the slope's own error at
+    the new shift (a regression's prediction interval, where the slope
+    is fitted on the baseline alone)."""
     k = len(x)
     rest = x - beta * g
-    return float(rest.mean()) + beta * g_new, float(rest.var(ddof=1)) if k > 1 else math.nan, k - 1, 1 + 1 / k
+    centred = g - g.mean() if k else g
+    lost = min(1.0 + slope_weight * float((centred ** 2).sum()), k - 0.5)
+    df = k - lost
+    variance = float(((rest - rest.mean()) ** 2).sum()) / df if df > 0 and k > 1 else math.nan
+    reach = (g_new - float(g.mean())) ** 2 if k else 0.0
+    return float(rest.mean()) + beta * g_new, variance, df if k > 1 else 0.0, 1 + 1 / k + slope_weight * reach
 
 
 def predict(diff, v, df):
@@ -240,7 +256,8 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
     k = np.array([len(b.levels) for b in baselines], dtype=float)
     tested = (k >= max(2, min_earlier)) & np.isfinite(levels)
     shifts, g = new_shift(baselines, levels, tested)
-    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g, b.beta)
+    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g, b.beta,
+                b.slope_weight)
             if len(b.levels) else (math.nan, math.nan, 0, math.nan) for b in baselines]
     predicted = np.array([f[0] for f in fits])
     s2 = np.array([f[1] for f in fits])

@@ -42,7 +42,7 @@ def history(rng, count, plant=None):
 def own(levels):
     series = [(list(range(levels.shape[1])), levels[c]) for c in range(CELLS)]
     shifts = common_shift.entry_shifts(series)
-    return [r for r, _ in common_shift.residual_series(series, shifts)]
+    return [r for r, *_ in common_shift.residual_series(series, shifts)]
 
 
 def offline(rng, count):
@@ -71,10 +71,10 @@ def online(rng, count, factor):
     for _ in range(HISTORIES):
         levels, spreads = history(rng, count + 1)
         series = [(list(range(count)), levels[c, :count]) for c in range(CELLS)]
-        betas = [b for _, b in common_shift.residual_series(series, common_shift.entry_shifts(series))]
+        slopes = [s for _, *s in common_shift.residual_series(series, common_shift.entry_shifts(series))]
         start = max(0, count - 20)
         baselines = [Baseline(list(range(start, count)), levels[c, start:count], spreads[c, start:count],
-                              np.full(count - start, 10), betas[c]) for c in range(CELLS)]
+                              np.full(count - start, 10), *slopes[c]) for c in range(CELLS)]
         clean, _ = entry_departures(baselines, levels[:, count], spreads[:, count], [10] * CELLS, 0.05, 1.03)
         fired += any(d.status == "departs" for d in clean)
         new = levels[:, count].copy()
