@@ -69,7 +69,12 @@ def number(text):
         value = float(text)
     except (TypeError, ValueError):
         return None
-    return value if np.isfinite(value) else None
+    return value if math.isfinite(value) else None
+
+
+def numbers(column):
+    """number() of each cell of a table's COLUMN (a list; None where the table has no such column)."""
+    return [number(text) for text in column] if column is not None else None
 
 
 def integer(text):
@@ -80,7 +85,10 @@ def integer(text):
 def packed(values):
     """Floats as a JSON list (the run medians of a cell), to 7 significant
     digits (a run median is a median of timings: its 8th digit is noise)."""
-    return "[" + ",".join(f"{v:.7g}" if math.isfinite(v) else "null" for v in np.asarray(values, float).tolist()) + "]"
+    values = np.asarray(values, float)
+    if np.isfinite(values).all():      # one format call for the list ('%.7g' is f"{v:.7g}")
+        return ("[" + "%.7g," * len(values))[:-1] % tuple(values.tolist()) + "]" if len(values) else "[]"
+    return "[" + ",".join(f"{v:.7g}" if math.isfinite(v) else "null" for v in values.tolist()) + "]"
 
 
 def records(table):
@@ -170,8 +178,13 @@ def add(db, prepared):
 
 def add_analysis(db, analysis, source):
     """`analyze --history`: adds the staged ANALYSIS (an Analysis);
-    (entry id, whether it was added)."""
+    (entry id, whether it was added). An analysis whose archives the
+    history holds already (a CI job run again) is not prepared, as
+    prepare() skips it."""
     archives = [read_archive(d) for d in analysis.archives["directory"]]
+    known = known_entry(db, archives)
+    if known is not None:
+        return known, False
     return add(db, prepared_of(analysis, source, archives))
 
 
@@ -303,6 +316,11 @@ def none_if_nan(value):
     return None if value is None or value != value else value
 
 
+def column(table, name):
+    """TABLE's column NAME as a list (None when it has none)."""
+    return table[name].tolist() if name in table.columns else None
+
+
 def cell_rows(analysis, run_no, campaigns):
     cells = records(analysis.cells)
     params = analysis.params
@@ -317,23 +335,29 @@ def cell_rows(analysis, run_no, campaigns):
         rows[key] = (key, p.get("campaign", ""), p.get("library", ""), p.get("distribution", ""),
                      c.get("param_set", ""), c.get("deployment", ""), c.get("op", ""), keys.as_json(p))
     rm = analysis.run_medians
-    order = np.argsort(rm["cell"].astype(int).to_numpy(), kind="stable")
+    run_of_row = np.array([run_no[k] for k in zip(rm["archive"].tolist(), rm["run_id"].tolist())], dtype=np.int64)
+    # By cell, and within a cell by run (lexsort is stable: as the stable argsort of each cell's runs was).
+    order = np.lexsort((run_of_row, rm["cell"].astype(int).to_numpy()))
     cell_of_row = rm["cell"].to_numpy()[order]
-    runs = [run_no[k] for k in zip(rm["archive"].to_numpy()[order], rm["run_id"].to_numpy()[order])]
+    runs = run_of_row[order]
     medians = pd.to_numeric(rm["median_us"], errors="coerce").to_numpy()[order]
     bounds = np.flatnonzero(np.r_[True, cell_of_row[1:] != cell_of_row[:-1], True])
-    per_cell = {}
-    for start, end in zip(bounds[:-1], bounds[1:]):
-        per_cell[cell_of_row[start]] = (runs[start:end], medians[start:end])
-    kept = [c for c in cells if c["cell"] in per_cell and number(c["median_us"]) is not None]
-    levels = levels_and_spreads([per_cell[c["cell"]][1] for c in kept])
+    per_cell = {cell_of_row[start]: (start, end) for start, end in zip(bounds[:-1].tolist(), bounds[1:].tolist())}
+    table = analysis.cells
+    values = {name: numbers(column(table, name)) for name in ("median_us", "p50_us", "p90_us", "p99_us")}
+    kept = [i for i, c in enumerate(cells) if c["cell"] in per_cell and values["median_us"][i] is not None]
+    spans = [per_cell[cells[i]["cell"]] for i in kept]
+    levels = levels_and_spreads([medians[a:b] for a, b in spans])
+    ranges = {}     # run numbers -> run_ranges (most cells have every run)
     out = []
-    for c, (level, spread) in zip(kept, levels):
-        nos, values = per_cell[c["cell"]]
-        order_of_runs = np.argsort(nos, kind="stable")
-        out.append((key_of[c["cell"]], len(nos), number(c["median_us"]), number(c.get("p50_us")),
-                    number(c.get("p90_us")), number(c.get("p99_us")), run_ranges([nos[i] for i in order_of_runs]),
-                    packed(values[order_of_runs]), none_if_nan(level), none_if_nan(spread)))
+    for i, (a, b), (level, spread) in zip(kept, spans, levels):
+        nos = runs[a:b].tolist()
+        text = ranges.get(tuple(nos))
+        if text is None:
+            text = ranges[tuple(nos)] = run_ranges(nos)
+        out.append((key_of[cells[i]["cell"]], len(nos), values["median_us"][i],
+                    *(values[name][i] if values[name] is not None else None for name in ("p50_us", "p90_us", "p99_us")),
+                    text, packed(medians[a:b]), none_if_nan(level), none_if_nan(spread)))
     return rows, out
 
 
@@ -353,12 +377,15 @@ def test_rows(analysis, campaigns):
     if len(rows) < len(tests):
         raise NbhError(f"{analysis.directory / 'tests.csv'}: two tests with the same guideline and parameters: "
                        "damaged analysis")
+    table = analysis.tests
+    missing = [None] * len(tests)
+    values = [numbers(column(table, name)) or missing for name in TEST_VALUES[2:9]]
+    counts = [[None if v is None else int(v) for v in numbers(column(table, name)) or missing]
+              for name in ("runs_a", "runs_b")]
+    decisions = column(table, "decision")
+    violated = [{"TRUE": 1, "FALSE": 0}.get(str(v).upper()) for v in column(table, "violated") or missing]
     out = []
-    for t, key in zip(tests, key_of):
-        violated = str(t.get("violated", "")).upper()
-        out.append((key, integer(t.get("runs_a")), integer(t.get("runs_b")), number(t.get("median_a_us")),
-                    number(t.get("median_b_us")), number(t.get("ratio")), number(t.get("ratio_ci_low")),
-                    number(t.get("ratio_ci_high")), number(t.get("p_value")), number(t.get("p_adjusted")),
-                    t.get("decision", ""), 1 if violated == "TRUE" else 0 if violated == "FALSE" else None,
-                    json.dumps({c: t[c] for c in extra_columns if t.get(c, "") != ""}, separators=(",", ":"))))
+    for i, (t, key) in enumerate(zip(tests, key_of)):
+        out.append((key, counts[0][i], counts[1][i], *(v[i] for v in values), decisions[i], violated[i],
+                    keys.as_json({c: t[c] for c in extra_columns if t.get(c, "") != ""})))
     return rows, out
