@@ -76,7 +76,7 @@ def residual_series(series, shifts):
     histories of 24 cells, 5 entries before the newest: a departing cell
     in 61 entries, where the false discovery rate allows about 10). The
     slope weight w / S_gg carries what is left of that error into the
-    online test's prediction variance (departure.fit)."""
+    online test's prediction variance (departure.fits)."""
     if not series:
         return []
     row, entries, flat_x, lengths = _flat(series)

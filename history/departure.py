@@ -199,28 +199,50 @@ def new_shift(baselines, levels, tested):
     return shifts, float(np.median(new))
 
 
-def fit(x, g, g_new, beta=1.0, slope_weight=0.0):
-    """The cell's baseline levels X less BETA times their entries' common
-    shifts G (BETA fitted on the cell's whole history before the new
-    entry and shrunk across its cells, common_shift.residual_series: a
-    baseline of a few entries cannot afford a slope of its own): (the
-    prediction at G_NEW, the variance of the rest, its degrees of freedom,
-    the prediction's variance factor). What the slope took from the
+def fits(baselines, shifts, g_new):
+    """Each cell's prediction from its BASELINES (cells of one baseline
+    length at once): its levels less beta times their entries' common
+    shifts (SHIFTS: {entry: g}; beta fitted on the cell's whole history
+    before the new entry and shrunk across its cells,
+    common_shift.residual_series: a baseline of a few entries cannot
+    afford a slope of its own). Arrays, one value per cell: the prediction
+    at G_NEW, the variance of the rest, its degrees of freedom, the
+    prediction's variance factor, and the mean of the baseline's run
+    variances of a level (1.06 w / r). What the slope took from the
     baseline is counted as in a regression: the rest's degrees of freedom
-    are k - 1 less the slope's leverage on the baseline, SLOPE_WEIGHT
+    are k - 1 less the slope's leverage on the baseline, the slope weight
     times the baseline's sum of squared shifts about their mean (1 where
     the slope was fitted on these entries alone), and the factor is
-    1 + 1/k + SLOPE_WEIGHT (G_NEW - mean G)^2: the slope's own error at
-    the new shift (a regression's prediction interval, where the slope
-    is fitted on the baseline alone)."""
-    k = len(x)
-    rest = x - beta * g
-    centred = g - g.mean() if k else g
-    lost = min(1.0 + slope_weight * float((centred ** 2).sum()), k - 0.5)
-    df = k - lost
-    variance = float(((rest - rest.mean()) ** 2).sum()) / df if df > 0 and k > 1 else math.nan
-    reach = (g_new - float(g.mean())) ** 2 if k else 0.0
-    return float(rest.mean()) + beta * g_new, variance, df if k > 1 else 0.0, 1 + 1 / k + slope_weight * reach
+    1 + 1/k + weight (G_NEW - mean g)^2: the slope's own error at the new
+    shift (a regression's prediction interval, where the slope is fitted
+    on the baseline alone). A cell without a baseline: nan (0 degrees of
+    freedom); with one entry: no variance."""
+    count = len(baselines)
+    predicted, variance, factor, runs_variance = (np.full(count, np.nan) for _ in range(4))
+    df = np.zeros(count)
+    by_length = {}
+    for i, b in enumerate(baselines):
+        by_length.setdefault(len(b.levels), []).append(i)
+    for k, members in by_length.items():
+        if not k:
+            continue
+        chosen = [baselines[i] for i in members]
+        x = np.array([b.levels for b in chosen], dtype=float)
+        g = np.array([[shifts.get(e, 0.0) for e in b.entries] for b in chosen], dtype=float)
+        beta = np.array([b.beta for b in chosen], dtype=float)
+        weight = np.array([b.slope_weight for b in chosen], dtype=float)
+        rest = x - beta[:, None] * g
+        mean_rest, mean_g = rest.mean(axis=1), g.mean(axis=1)
+        predicted[members] = mean_rest + beta * g_new
+        factor[members] = 1 + 1 / k + weight * (g_new - mean_g) ** 2
+        if k > 1:
+            lost = np.minimum(1.0 + weight * ((g - mean_g[:, None]) ** 2).sum(axis=1), k - 0.5)
+            df[members] = k - lost
+            variance[members] = ((rest - mean_rest[:, None]) ** 2).sum(axis=1) / (k - lost)
+        spreads = np.nan_to_num(np.array([b.spreads for b in chosen], dtype=float))
+        runs = np.maximum(np.array([b.runs for b in chosen], dtype=float), 1)
+        runs_variance[members] = (TRIMMED_EFFICIENCY * spreads / runs).mean(axis=1)
+    return predicted, variance, df, factor, runs_variance
 
 
 def predict(diff, v, df):
@@ -256,15 +278,7 @@ def _entry_departures(baselines, levels, spreads, runs, alpha, min_ratio, min_ea
     k = np.array([len(b.levels) for b in baselines], dtype=float)
     tested = (k >= max(2, min_earlier)) & np.isfinite(levels)
     shifts, g = new_shift(baselines, levels, tested)
-    fits = [fit(np.asarray(b.levels, dtype=float), np.array([shifts.get(e, 0.0) for e in b.entries]), g, b.beta,
-                b.slope_weight)
-            if len(b.levels) else (math.nan, math.nan, 0, math.nan) for b in baselines]
-    predicted = np.array([f[0] for f in fits])
-    s2 = np.array([f[1] for f in fits])
-    d = np.array([f[2] for f in fits], dtype=float)
-    factor = np.array([f[3] for f in fits])
-    baseline_runs = np.array([np.mean(TRIMMED_EFFICIENCY * np.nan_to_num(b.spreads) / np.maximum(b.runs, 1))
-                              if len(b.levels) else math.nan for b in baselines])
+    predicted, s2, d, factor, baseline_runs = fits(baselines, shifts, g)
     d0, s0 = variance_prior(s2[tested], d[tested])
     if d0 == math.inf:
         moderated, df = np.full(len(k), s0), np.full(len(k), 1e6)

@@ -58,11 +58,11 @@ def context_of(test):
 
 
 def violation_rows(db, entry, by):
-    tests = series.read_tests(db)
     mine = dict(db.query("SELECT test_id, ratio FROM test_results WHERE entry_id = ? AND decision = 'violated'",
                          (entry,)))
     if not mine:
         return []
+    tests = series.read_tests(db, ids=list(mine))
     results = series.test_results(db, list(mine))
     entries = series.read_entries(db)
     rows = []
@@ -86,13 +86,16 @@ def violation_rows(db, entry, by):
     return rows
 
 
+def shown_value(value):
+    """A table's value as its CSV shows it: a float to 4 significant digits (nan: empty)."""
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4g}"
+    return value
+
+
 def formatted(rows, columns):
     """ROWS with their floats to 4 significant digits (nan: empty)."""
-    out = []
-    for r in rows:
-        out.append({c: ("" if isinstance(r.get(c), float) and math.isnan(r[c]) else
-                        f"{r[c]:.4g}" if isinstance(r.get(c), float) else r.get(c, "")) for c in columns})
-    return out
+    return [{c: shown_value(r.get(c, "")) for c in columns} for r in rows]
 
 
 def common_of(common):

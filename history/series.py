@@ -121,8 +121,9 @@ def read_cells(db, where=None, ids=None):
     where = where or {}
     if db.snapshot is not None:
         if "cells" not in db.snapshot:
-            db.snapshot["cells"] = {cell_id: (key, json.loads(params))
-                                    for cell_id, key, params in db.query("SELECT id, key, params FROM cells")}
+            rows = db.query("SELECT id, key, params FROM cells")
+            db.snapshot["cells"] = {cell_id: (key, params)
+                                    for (cell_id, key, _), params in zip(rows, parsed(row[2] for row in rows))}
         every = db.snapshot["cells"]
         chosen = every if ids is None else (i for i in ids if i in every)
         return {i: every[i] for i in chosen if matches(every[i][1], where)}
@@ -143,9 +144,16 @@ def read_cells(db, where=None, ids=None):
     return out
 
 
-def read_tests(db, where=None, guideline=None):
+def parsed(texts):
+    """The JSON TEXTS (objects or lists), parsed in one call (json.loads per
+    text costs more than their contents)."""
+    return json.loads("[" + ",".join(texts) + "]")
+
+
+def read_tests(db, where=None, guideline=None, ids=None):
     """{test id: row dict} of the tests of GUIDELINE (tag or text) whose
-    parameters include WHERE (library, deployment, op, ...)."""
+    parameters include WHERE (library, deployment, op, ...), and whose ids
+    are IDS, when given."""
     out = {}
     conditions, values = [], []
     if guideline:
@@ -156,10 +164,17 @@ def read_tests(db, where=None, guideline=None):
         values.append(f"%{name}={value.replace('%', '_')}%")
     names = ("id", "key", "tag", "guideline", "relation", "campaign", "library", "distribution", "param_set",
              "deployment", "params", "a_params", "b_params")
-    for row in db.query(f"SELECT {', '.join(names)} FROM tests" +
-                        (f" WHERE {' AND '.join(conditions)}" if conditions else ""), values):
+    sql = f"SELECT {', '.join(names)} FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
+    rows = []
+    if ids is None:
+        rows = db.query(sql, values)
+    else:
+        for part in chunks(ids):
+            rows += db.query(sql + (" AND " if conditions else " WHERE ") +
+                             f"id IN ({','.join('?' * len(part))})", values + list(part))
+    for row, params in zip(rows, parsed(row[10] for row in rows)):
         t = dict(zip(names, row))
-        t["params"] = json.loads(t["params"])
+        t["params"] = params
         if guideline and guideline not in (t["tag"], t["guideline"], f"{t['tag']}: {t['guideline']}"):
             continue
         if matches(t["params"], where or {}):
@@ -215,9 +230,20 @@ class Series:
 def cell_series(db, cells, entries, by="date"):
     """{cell id: Series} of CELLS ({id: (key, params)}) over ENTRIES (the
     dict read_entries returns), each in the order BY of its library (read
-    from the entries' summaries: one row per entry)."""
+    from the entries' summaries: one row per entry). Within one reading
+    snapshot the same cells in the same order are made once (`analyze
+    --history` tests its cells online and searches them offline)."""
     if not cells:
         return {}
+    if db.snapshot is None:
+        return _cell_series(db, cells, entries, by)
+    key = ("cell_series", by, tuple(sorted(cells)))
+    if key not in db.snapshot:
+        db.snapshot[key] = _cell_series(db, cells, entries, by)
+    return db.snapshot[key]
+
+
+def _cell_series(db, cells, entries, by):
     cell, entry, level, spread, runs = summaries.read_levels(db)
     if not len(cell):
         return {}
