@@ -32,7 +32,7 @@ baseline entries:
 
 2. Each cell: y its new level; the prediction is the mean of its k
    baseline levels less beta g_e, plus beta g; s^2 their variance (k - 1
-   degrees of freedom, less what the slope took: fit). The prediction
+   degrees of freedom, less what the slope took: fits). The prediction
    variance is s~^2 (1 + 1/k + v (g - mean g_e)^2), v the slope's variance
    per unit of the cell's own (0 where it is shrunk to 1): the
    entry-to-entry variance, which holds both levels of repetition (the
@@ -46,8 +46,8 @@ baseline entries:
    chi-square prior, d0 degrees of freedom and variance s0^2, fitted to
    the cells' s^2), which lends a short history the degrees of freedom of
    many cells; T = (y - prediction) / sqrt(V) against Student's t with
-   the rest's degrees of freedom plus d0. The size is exp(y - prediction), its 95 %
-   interval exp(y - prediction +- t_0.975 sqrt(V)).
+   the rest's degrees of freedom plus d0. The size is exp(y - prediction),
+   its 95 % interval exp(y - prediction +- t_0.975 sqrt(V)).
 
 Decided: the cells by Benjamini-Hochberg at alpha among them (the false
 discovery rate of one entry's alerts, whatever its number of cells); a
