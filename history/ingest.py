@@ -380,8 +380,7 @@ def test_rows(analysis, campaigns):
     table = analysis.tests
     missing = [None] * len(tests)
     values = [numbers(column(table, name)) or missing for name in TEST_VALUES[2:9]]
-    counts = [[None if v is None else int(v) for v in numbers(column(table, name)) or missing]
-              for name in ("runs_a", "runs_b")]
+    counts = [[integer(text) for text in column(table, name) or missing] for name in ("runs_a", "runs_b")]
     decisions = column(table, "decision")
     violated = [{"TRUE": 1, "FALSE": 0}.get(str(v).upper()) for v in column(table, "violated") or missing]
     out = []

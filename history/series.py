@@ -129,19 +129,25 @@ def read_cells(db, where=None, ids=None):
         return {i: every[i] for i in chosen if matches(every[i][1], where)}
     conditions, values = key_filter(where)
     sql = "SELECT id, key, params FROM cells" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
-    rows = []
-    if ids is None:
-        rows = db.query(sql, values)
-    else:
-        for part in chunks(ids):
-            rows += db.query(sql + (" AND " if conditions else " WHERE ") +
-                             f"id IN ({','.join('?' * len(part))})", values + list(part))
     out = {}
-    for cell_id, key, params in rows:
+    for cell_id, key, params in selected(db, sql, bool(conditions), values, ids):
         p = json.loads(params)
         if matches(p, where):
             out[cell_id] = (key, p)
     return out
+
+
+def selected(db, sql, where, values, ids=None):
+    """The rows of SQL (with VALUES; WHERE: it has a WHERE clause already)
+    whose id is one of IDS (every row where IDS is None), in chunks of
+    bound parameters."""
+    if ids is None:
+        return db.query(sql, values)
+    rows = []
+    for part in chunks(ids):
+        rows += db.query(sql + (" AND " if where else " WHERE ") + f"id IN ({','.join('?' * len(part))})",
+                         values + list(part))
+    return rows
 
 
 def parsed(texts):
@@ -165,13 +171,7 @@ def read_tests(db, where=None, guideline=None, ids=None):
     names = ("id", "key", "tag", "guideline", "relation", "campaign", "library", "distribution", "param_set",
              "deployment", "params", "a_params", "b_params")
     sql = f"SELECT {', '.join(names)} FROM tests" + (f" WHERE {' AND '.join(conditions)}" if conditions else "")
-    rows = []
-    if ids is None:
-        rows = db.query(sql, values)
-    else:
-        for part in chunks(ids):
-            rows += db.query(sql + (" AND " if conditions else " WHERE ") +
-                             f"id IN ({','.join('?' * len(part))})", values + list(part))
+    rows = selected(db, sql, bool(conditions), values, ids)
     for row, params in zip(rows, parsed(row[10] for row in rows)):
         t = dict(zip(names, row))
         t["params"] = params

@@ -134,20 +134,27 @@ def slopes_of(rng, count, cells, betas, common=0.05):
     return baselines, levels[:, count], spreads[:, count]
 
 
+def clean_entries(rng, betas, common=0.05, entries=200):
+    """ENTRIES clean entries of 24 cells after 5 (slopes_of, each cell's
+    slope drawn by BETAS(rng)): (the share of cell tests with p <= 0.05,
+    entries with a departing cell)."""
+    p, alerts = [], 0
+    for trial in range(entries):
+        baselines, levels, spreads = slopes_of(rng, 5, 24, betas(rng), common=common)
+        tested, _ = entry_departures(baselines, levels, spreads, [10] * 24, 0.05, 1.0)
+        p += [d.p for d in tested]
+        alerts += any(d.status == "departs" for d in tested)
+    return float(np.mean(np.array(p) <= 0.05)), alerts
+
+
 def test_a_slope_fitted_on_a_short_history_does_not_make_false_alerts():
     # Each cell's slope on the common shift, fitted on 5 entries alone, took
     # part of the cell's own variation and left predictions that missed:
     # 13 % of clean cell tests at p <= 0.05 and a departing cell in 61 of
     # 200 clean entries. Shrunk across the cells and its error counted,
     # the p values are uniform again.
-    rng = np.random.default_rng(3)
-    p, alerts = [], 0
-    for trial in range(200):
-        baselines, levels, spreads = slopes_of(rng, 5, 24, np.ones(24))
-        tested, _ = entry_departures(baselines, levels, spreads, [10] * 24, 0.05, 1.0)
-        p += [d.p for d in tested]
-        alerts += any(d.status == "departs" for d in tested)
-    assert 0.03 <= np.mean(np.array(p) <= 0.05) <= 0.07
+    small, alerts = clean_entries(np.random.default_rng(3), lambda rng: np.ones(24))
+    assert 0.03 <= small <= 0.07
     assert alerts <= 200 * 0.08, alerts
 
 
@@ -157,14 +164,8 @@ def test_slopes_that_truly_differ_on_a_short_history_do_not_make_false_alerts_ei
     # the slopes cannot be told from noise yet, and what is left of them is
     # in the rest's variance. With each slope fitted alone: 13 % of the
     # clean cell tests at p <= 0.05, 56 of 200 entries alerting.
-    rng = np.random.default_rng(6)
-    p, alerts = [], 0
-    for trial in range(200):
-        baselines, levels, spreads = slopes_of(rng, 5, 24, rng.uniform(0.5, 1.5, 24), common=0.11)
-        tested, _ = entry_departures(baselines, levels, spreads, [10] * 24, 0.05, 1.0)
-        p += [d.p for d in tested]
-        alerts += any(d.status == "departs" for d in tested)
-    assert 0.03 <= np.mean(np.array(p) <= 0.05) <= 0.07
+    small, alerts = clean_entries(np.random.default_rng(6), lambda rng: rng.uniform(0.5, 1.5, 24), common=0.11)
+    assert 0.03 <= small <= 0.07
     assert alerts <= 200 * 0.08, alerts
 
 
