@@ -1,9 +1,11 @@
-"""docs/examples/history/README.md quotes the files beside it: the change
-points are changes.csv, the verdicts per release the guidelines' trends,
-the violated tests violated.csv, the releases releases.csv, the check
-confirm-regressions.csv; and the history it describes is history.db."""
+"""docs/examples/history/README.md quotes the files beside it: the
+releases' comparisons are compared.csv, the verdicts per release the
+guidelines' trends, the violated tests violated.csv, the change point
+changes.csv, the releases releases.csv; the launches (launches.csv) were
+interleaved as the README says; and the history it describes is
+history.db."""
+import collections
 import csv
-import json
 import pathlib
 import sqlite3
 
@@ -13,6 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = ROOT / "docs" / "examples" / "history"
 TEXT = (HERE / "README.md").read_text()
 SIZES = {"8": "8 B", "1024": "1 KiB", "65536": "64 KiB"}
+WHERE = {"cart": "line", "full": "Full"}
 
 
 def rows(path):
@@ -20,16 +23,49 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
-def test_the_change_points_are_changes_csv():
+def test_every_slot_holds_one_launch_of_every_release_in_an_order_of_its_own():
+    releases = [r["release"] for r in rows(HERE / "releases.csv")]
+    launches = rows(HERE / "launches.csv")
+    by_slot = collections.defaultdict(list)
+    for r in launches:     # launches.csv is in the order the launches started
+        by_slot[int(r["slot"])].append(r["release"])
+    assert sorted(by_slot) == list(range(1, 11))
+    for slot, order in by_slot.items():
+        assert sorted(order) == sorted(releases), slot
+    # launches of slot k all started before those of slot k + 1
+    assert [int(r["slot"]) for r in launches] == sorted(int(r["slot"]) for r in launches)
+    assert len({tuple(order) for order in by_slot.values()}) == 10
+    assert {r["state"] for r in launches} == {"done"}
+
+
+def test_each_release_is_compared_with_the_one_before_it_paired_by_launch():
+    compared = rows(HERE / "compared.csv")
+    assert {r["method"] for r in compared} == {"launches"} and {r["pairs"] for r in compared} == {"10"}
+    pairs = list(dict.fromkeys((r["release"], r["baseline"]) for r in compared))
+    releases = [r["release"] for r in rows(HERE / "releases.csv")]
+    expected = [(new, old) for old, new in zip(releases, releases[1:]) if new.split("==")[0] == old.split("==")[0]]
+    assert pairs == expected
+    table = markdown_table(TEXT, "## Each release against the one before it, paired by launch")
+    assert [(cells[0], cells[1]) for cells in table] == [(n.replace("==", " "), o.split("==")[1]) for n, o in pairs]
+    for cells, (new, old) in zip(table, pairs):
+        chosen = [r for r in compared if r["release"] == new]
+        count = collections.Counter(r["verdict"] for r in chosen)
+        off = sum(r["verdict"] == "no change" and (float(r["ratio_ci_high"]) < 1 or float(r["ratio_ci_low"]) > 1)
+                  for r in chosen)
+        assert cells[2:6] == [str(count["slower"]), str(count["faster"]), str(count["no change"]), str(off)]
+        ratios = [float(r["ratio"]) for r in chosen]
+        assert cells[6] == f"{min(ratios):.3f}–{max(ratios):.3f}"
+
+
+def test_the_mpich_5_table_is_compared_csv():
     expected = []
-    for c in rows(HERE / "changes.csv"):
-        where = "Full" if "topology=full" in c["cell"] else "line"
-        size = SIZES[c["cell"].rsplit("msize=", 1)[1]]
-        expected.append([c["begins_release"], c["op"], f"{where}, {size}",
-                         f"{float(c['before_us']):.4g} → {float(c['after_us']):.4g}", f"{float(c['ratio']):.2f}",
-                         f"{float(c['p']):.3f}", f"{c['entries_before']} / {c['entries_after']}"])
-    assert sorted(markdown_table(TEXT, "## Which release changed which cells")) == sorted(expected)
-    assert f"**{len(expected)} change points, all in MPICH" in TEXT
+    for r in rows(HERE / "compared.csv"):
+        if r["release"] == "mpich==5.0.0":
+            expected.append([r["op"], WHERE[r["topology"]], SIZES[r["msize"]],
+                             f"{float(r['ratio']):.3f} ({float(r['ratio_ci_low']):.3f}–{float(r['ratio_ci_high']):.3f})",
+                             f"{float(r['p_slower']):.2g}", r["verdict"]])
+    assert markdown_table(TEXT, "### MPICH 5.0.0 against 4.3.2, every cell") == expected
+    assert sum(e[-1] == "slower" for e in expected) == 16
 
 
 def test_the_verdicts_per_release_are_the_trends():
@@ -43,18 +79,25 @@ def test_the_verdicts_per_release_are_the_trends():
                 for k in count:
                     count[k] += int(r[k])
     assert len(table) == 15
-    assert f"5 are violated and {count['holds']} hold; **{count['open']} are open**" in TEXT
-    assert count["violated"] == 5
+    assert f"{count['violated']} are violated and {count['holds']} hold; **{count['open']} are open**" in TEXT
 
 
 def test_the_violated_tests_are_violated_csv():
-    quoted = markdown_table(TEXT, "violated tests ([violated.csv](violated.csv))")
-    written = rows(HERE / "violated.csv")
+    quoted = markdown_table(TEXT, "repetitions on this machine). The others ([violated.csv](violated.csv))")
+    written = {(r["release"], r["guideline"].split(":")[0]): r for r in rows(HERE / "violated.csv")}
     assert len(quoted) == len(written)
-    for cells, r in zip(quoted, written):
-        assert cells[0] == r["release"] and cells[2] == r["msize"] and cells[4] == r["p_value"]
-        assert cells[1].startswith(r["guideline"].split(":")[0])
+    for cells in quoted:
+        r = written[cells[0], cells[1]]
+        assert cells[2] == SIZES[r["msize"]] and cells[4] == r["p_value"]
         assert cells[3] == f"{r['ratio']} ({r['ratio_ci_low']}–{r['ratio_ci_high']})"
+
+
+def test_the_change_point_is_changes_csv():
+    changes = rows(HERE / "changes.csv")
+    assert len(changes) == 1 and "**1 change point**" in TEXT
+    c = changes[0]
+    assert (c["library"], c["op"], c["begins_release"]) == ("openmpi", "neighbor_allgather", "openmpi 5.0.9")
+    assert f"{1 / float(c['ratio']):.2f}× faster from 5.0.9 on" in TEXT
 
 
 def test_every_release_ran_and_is_in_the_history():
@@ -67,14 +110,3 @@ def test_every_release_ran_and_is_in_the_history():
     assert configure["mpich 4.2.3"] == "--with-device=ch4:ofi,ucx --with-pm=hydra:gforker"
     assert configure["mpich 4.3.1"] == "--with-device=ch4:ucx,ofi --with-pm=hydra:gforker"
     assert configure["openmpi 5.0.11"] == ""
-
-
-def test_the_check_is_confirm_regressions_csv():
-    regressions = rows(HERE / "confirm-regressions.csv")
-    slower = sorted((r["op"], r["msize"], f"{float(r['ratio']):.3f}") for r in regressions if r["verdict"] == "slower")
-    assert slower == [("allgather", "65536", "1.664"), ("neighbor_allgather", "1024", "1.652")]
-    assert "**2 of 24 cells slower**" in TEXT and len(regressions) == 24
-    fastest = rows(HERE / "confirm" / "op-neighbor_alltoall-topology-cart-msize-8" / "trend.csv")
-    assert [r["run_min_us"] for r in fastest] == ["2.103", "3.155", "1.863", "3.139", "1.953", "3.144"]
-    assert "2.103,\n  1.863, 1.953 µs under 4.3.2 and 3.155, 3.139, 3.144 µs under 5.0.0" in TEXT
-    assert json.loads(json.dumps(rows(HERE / "confirm-changes.csv"))) == []
