@@ -165,12 +165,18 @@ def identity_of(params):
     return tuple(params.get(k, "") for k in IDENTITY)
 
 
-def own_levels(data, ids, cells, order, upto=None):
+def own_levels(data, ids, cells, order, upto=None, common=True):
     """Each cell's levels less its share of its entries' common shifts
     (common_shift.py; per series identity), over its entries (or those
     before position UPTO[cell]); and per identity with enough cells the
     common shifts' own series, in ORDER (the history's entries in order).
-    Returns ([array per id of IDS], {identity: (entries, shifts)}, {id: (beta, slope weight)})."""
+    COMMON false: the levels as they are, no common shift (entries whose
+    launches were interleaved share the machine's state: a shift common to
+    their cells is theirs). Returns ([array per id of IDS], {identity:
+    (entries, shifts)}, {id: (beta, slope weight)})."""
+    if not common:
+        return [data[c].levels[:upto[c] if upto else None] if c in data else np.zeros(0) for c in ids], {}, \
+            {c: (1.0, 0.0) for c in ids if c in data}
     groups = {}
     for c in ids:
         if c in data:
@@ -207,11 +213,12 @@ def search_cells(levels, alpha):
 
 
 def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, cell_ids=None, same=None,
-                 entries=None):
+                 entries=None, common=True):
     """The offline change points of the cells matching WHERE (and
     CELL_IDS, when given), ordered by cell and position: a Search. `cell`
     names each without the parameters of SAME (default: those every cell
-    of the history shares; () for every parameter). Reads in one snapshot."""
+    of the history shares; () for every parameter); COMMON false: the
+    cells' levels searched as they are (own_levels). Reads in one snapshot."""
     with db.reading():
         entries = entries if entries is not None else series.read_entries(db)
         cells = series.read_cells(db, where, cell_ids)
@@ -219,7 +226,8 @@ def find_changes(db, by="date", where=None, alpha=ALPHA, min_ratio=MIN_RATIO, ce
             same = same_in_history(db)
         data = series.cell_series(db, cells, entries, by)
     ids = sorted(cells, key=lambda c: cells[c][0])
-    own, commons, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None))
+    own, commons, _ = own_levels(data, ids, cells, lambda identity: series.ordered(entries, by, identity[1] or None),
+                                 common=common)
     common_ids = sorted(commons)
     kept, searched, chosen = search_cells(own + [commons[i][1] for i in common_ids], alpha)
     result = Search(cells=len(ids), commons=len(common_ids), searched=searched, chosen=chosen,

@@ -30,6 +30,7 @@ def add_order(p):
 def add_change_options(p):
     p.add_argument("--alpha", type=float, default=ALPHA)
     p.add_argument("--min-ratio", type=float, default=MIN_RATIO)
+    p.add_argument("--no-common-shift", dest="common", action="store_false")
 
 
 def check_change_options(args):
@@ -133,7 +134,7 @@ def changes_command(argv):
     try:
         with db.reading():
             series.check_names(db, where, "cells")
-            found = find_changes(db, args.by, where, args.alpha, args.min_ratio)
+            found = find_changes(db, args.by, where, args.alpha, args.min_ratio, common=args.common)
     finally:
         db.close()
     if args.csv:
@@ -143,7 +144,8 @@ def changes_command(argv):
     print(f"{len(found.rows)} change point(s) in {found.cells} cell series and {found.commons} series of the entries' "
           f"common shifts, by {args.by}: {found.searched} searched (circular binary segmentation), {found.chosen} "
           f"changed at a false discovery rate of {args.alpha} across them, size >= {args.min_ratio}x; {found.too_few} "
-          f"cells with too few entries (fewer than {segments.MIN_LENGTH})")
+          f"cells with too few entries (fewer than {segments.MIN_LENGTH})"
+          + ("" if args.common else "; the entries' common shift left in (--no-common-shift)"))
     return 0
 
 
@@ -160,7 +162,7 @@ def page_command(argv):
         raise NbhError(f"--max-cells: {args.max_cells} is below 0 (0 draws no chart)")
     db = open_history(location(args))
     try:
-        write_page(db, Path(args.out), args.by, args.alpha, args.min_ratio, args.max_cells)
+        write_page(db, Path(args.out), args.by, args.alpha, args.min_ratio, args.max_cells, common=args.common)
     finally:
         db.close()
     print(Path(args.out).resolve())

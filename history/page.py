@@ -239,16 +239,17 @@ def changes_table(changes, order):
             f"<th>p</th><th>adjusted p</th></tr></thead><tbody>{rows}</tbody></table></div>")
 
 
-def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2000, found=None):
+def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2000, found=None, common=True):
     """Writes the page of DB to OUT, from one snapshot of the history (the
     caller's, when it reads in one; FOUND: the change points of every
-    cell, when the caller searched them in that snapshot)."""
+    cell, when the caller searched them in that snapshot; COMMON false:
+    searched without the entries' common shift, find_changes)."""
     with db.reading():
         entries = series.read_entries(db)
         order = series.ordered(entries, by)
         vmap, map_rows = verdict_map(db, order)
         if found is None:
-            found = find_changes(db, by, alpha=alpha, min_ratio=min_ratio, entries=entries)
+            found = find_changes(db, by, alpha=alpha, min_ratio=min_ratio, entries=entries, common=common)
         figures, cell_count = cell_charts(db, order, found.rows, max_cells)
         filters = filters_html(db)
     style = (HERE / "page.css").read_text(encoding="utf-8")
@@ -259,7 +260,8 @@ def write_page(db, out, by="date", alpha=ALPHA, min_ratio=MIN_RATIO, max_cells=2
         f"<ul class=\"facts\"><li>database: <code>{esc(shown(db.location))}</code></li>"
         f"<li>{len(order)} entries, ordered by {esc(by)}; {cell_count} cells, {map_rows} guideline rows</li>"
         f"<li>change points (circular binary segmentation of each cell's levels, steps and bumps; a false "
-        f"discovery rate of {alpha} across the {found.searched} series searched, size at least {min_ratio}x): "
+        f"discovery rate of {alpha} across the {found.searched} series searched, size at least {min_ratio}x"
+        + ("" if common else "; the entries' common shift left in") + "): "
         f"{len(found.rows)} in {found.chosen} cells; {found.too_few} cells have too few entries to search</li></ul>",
         filters,
         "<h2 id=\"entries\">Entries</h2>", entries_table(order),

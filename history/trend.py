@@ -47,8 +47,9 @@ def cell_trend(db, args, out):
         library = params.get("library", "")
         order = series.ordered(series.read_entries(db), args.by, library)
         results = series.cell_results(db, [cell_id]).get(cell_id, {})
-        changes = {c["begins_entry"]: c for c in find_changes(db, args.by, alpha=args.alpha, min_ratio=args.min_ratio,
-                                                              cell_ids=[cell_id], same=()).rows}
+        found = find_changes(db, args.by, alpha=args.alpha, min_ratio=args.min_ratio, cell_ids=[cell_id], same=(),
+                             common=args.common)
+        changes = {c["begins_entry"]: c for c in found.rows}
     rows = []
     for e in order:
         r = results.get(e.id)

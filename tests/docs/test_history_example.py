@@ -92,12 +92,27 @@ def test_the_violated_tests_are_violated_csv():
         assert cells[3] == f"{r['ratio']} ({r['ratio_ci_low']}–{r['ratio_ci_high']})"
 
 
-def test_the_change_point_is_changes_csv():
+def test_the_change_points_are_changes_csv_and_agree_with_the_paired_comparison():
     changes = rows(HERE / "changes.csv")
-    assert len(changes) == 1 and "**1 change point**" in TEXT
-    c = changes[0]
-    assert (c["library"], c["op"], c["begins_release"]) == ("openmpi", "neighbor_allgather", "openmpi 5.0.9")
-    assert f"{1 / float(c['ratio']):.2f}× faster from 5.0.9 on" in TEXT
+    expected = []
+    for c in changes:
+        where = "Full" if "topology=full" in c["cell"] else "line"
+        expected.append([c["op"], f"{where}, {SIZES[c['cell'].rsplit('msize=', 1)[1]]}",
+                         f"{float(c['before_us']):.4g} → {float(c['after_us']):.4g}",
+                         f"{float(c['ratio']):.3f} ({float(c['ratio_low']):.3f}–{float(c['ratio_high']):.3f})",
+                         f"{float(c['p']):.2g} ({float(c['p_adjusted']):.2g})",
+                         f"{c['entries_before']} / {c['entries_after']}"])
+    assert markdown_table(TEXT, "## What the history's change search sees") == expected
+    assert {c["begins_release"] for c in changes} == {"mpich 5.0.0"}
+    # every change point of a neighborhood cell is a cell the paired comparison found slower
+    slower = {(r["op"], r["topology"], r["msize"]) for r in rows(HERE / "compared.csv")
+              if r["release"] == "mpich==5.0.0" and r["verdict"] == "slower"}
+    for c in changes:
+        if c["op"].startswith("neighbor"):
+            topology = "full" if "topology=full" in c["cell"] else "cart"
+            assert (c["op"], topology, c["cell"].rsplit("msize=", 1)[1]) in slower
+    # with the common shift taken out (the default), the search misses them
+    assert (HERE / "changes-common-shift.txt").read_text().splitlines()[-1].startswith("1 change point(s)")
 
 
 def test_every_release_ran_and_is_in_the_history():

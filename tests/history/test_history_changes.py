@@ -3,10 +3,11 @@ synthetic archives, one cell 1.5x slower from the 7th on): the offline
 change points as the commands print and write them. The methods
 themselves: test_history_segments.py, test_history_departure.py."""
 import csv
+import shutil
 
 import pytest
 
-from history_testing import nbhbench
+from history_testing import ROOT, nbhbench
 
 PLANTED = {"op": "neighbor_allgather", "topology": "cart", "msize": "1024"}
 
@@ -78,3 +79,26 @@ def test_history_trend_needs_one_cell(sqlite_history, tmp_path):
     done = nbhbench("history", "trend", "--db", sqlite_history, "--cell", "op=neighbor_allgather,topology=cart",
                     check=False)
     assert "they differ in msize" in done.stderr
+
+
+def test_no_common_shift_searches_the_cells_as_they_are(tmp_path):
+    """The releases example's history (docs/examples/history): 15 releases
+    whose launches were interleaved, MPICH 5.0.0 about 1.8x slower in 16 of
+    its 24 cells. Taken out as the entries' common shift (the default), that
+    step leaves the cells; left in (--no-common-shift), the search finds it."""
+    db = tmp_path / "history.db"
+    shutil.copyfile(ROOT / "docs" / "examples" / "history" / "history.db", db)
+    default = nbhbench("history", "changes", "--db", db, "--by", "release").stdout.splitlines()
+    assert default[-1].startswith("1 change point(s) in 48 cell series and 2 series of the entries' common shifts")
+    out = tmp_path / "changes.csv"
+    kept = nbhbench("history", "changes", "--db", db, "--by", "release", "--no-common-shift", "--csv", out)
+    assert kept.stdout.splitlines()[-1].startswith("13 change point(s) in 48 cell series and 0 series of the "
+                                                   "entries' common shifts")
+    assert kept.stdout.splitlines()[-1].endswith("; the entries' common shift left in (--no-common-shift)")
+    with open(out, newline="") as f:
+        found = list(csv.DictReader(f))
+    assert {c["begins_release"] for c in found} == {"mpich 5.0.0"} and {c["direction"] for c in found} == {"slower"}
+    assert sum(c["op"].startswith("neighbor") for c in found) == 12
+    page = tmp_path / "page.html"
+    nbhbench("history", "page", "--db", db, "--by", "release", "--no-common-shift", "--out", page)
+    assert "the entries' common shift left in" in page.read_text()
