@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from child_signals import default_sigint
 from tune_testing import ROOT, Bench, build_shim, planted_analysis
 
 pytestmark = pytest.mark.quiet   # timings decide: run alone (tests/run)
@@ -94,7 +95,8 @@ def test_an_interrupted_tune_goes_on_with_resume(tmp_path):
     analysis = planted_analysis(bench, shim, "OMPI_MCA_coll_tuned_alltoall_algorithm", "pairwise")
     process = subprocess.Popen([str(ROOT / "nbhbench"), "tune", str(analysis), "--guideline", "GL8",
                                 "--candidates", CANDIDATES, "--budget", "30", "--no-confirm"], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True, env=bench.env, start_new_session=True)
+                               stderr=subprocess.PIPE, text=True, env=bench.env, start_new_session=True,
+                               preexec_fn=default_sigint)
     folder = bench.tune_folder("GL8-openmpi-1x2")
     results = folder / "work" / "GL8-openmpi-1x2-race" / "results"
     deadline = time.monotonic() + 300

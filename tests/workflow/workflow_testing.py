@@ -3,9 +3,10 @@ work and archive folder (Bench), and readers of what it writes."""
 import csv
 import os
 import pathlib
-import signal
 import subprocess
 import time
+
+from child_signals import default_sigint
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 HERE = pathlib.Path(__file__).resolve().parent
@@ -51,10 +52,6 @@ class Bench:
     def archive(self, name):
         result = self.ok("archive", name)
         return pathlib.Path(result.stdout.strip().splitlines()[-1]), result
-
-
-def default_sigint():
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def read_csv(path):
