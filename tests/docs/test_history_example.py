@@ -23,6 +23,11 @@ def rows(path):
         return list(csv.DictReader(f))
 
 
+def topology_and_size(change):
+    """(topology, msize) of a changes.csv row's cell text."""
+    return "full" if "topology=full" in change["cell"] else "cart", change["cell"].rsplit("msize=", 1)[1]
+
+
 def test_every_slot_holds_one_launch_of_every_release_in_an_order_of_its_own():
     releases = [r["release"] for r in rows(HERE / "releases.csv")]
     launches = rows(HERE / "launches.csv")
@@ -96,8 +101,8 @@ def test_the_change_points_are_changes_csv_and_agree_with_the_paired_comparison(
     changes = rows(HERE / "changes.csv")
     expected = []
     for c in changes:
-        where = "Full" if "topology=full" in c["cell"] else "line"
-        expected.append([c["op"], f"{where}, {SIZES[c['cell'].rsplit('msize=', 1)[1]]}",
+        topology, msize = topology_and_size(c)
+        expected.append([c["op"], f"{WHERE[topology]}, {SIZES[msize]}",
                          f"{float(c['before_us']):.4g} → {float(c['after_us']):.4g}",
                          f"{float(c['ratio']):.3f} ({float(c['ratio_low']):.3f}–{float(c['ratio_high']):.3f})",
                          f"{float(c['p']):.2g} ({float(c['p_adjusted']):.2g})",
@@ -109,8 +114,7 @@ def test_the_change_points_are_changes_csv_and_agree_with_the_paired_comparison(
               if r["release"] == "mpich==5.0.0" and r["verdict"] == "slower"}
     for c in changes:
         if c["op"].startswith("neighbor"):
-            topology = "full" if "topology=full" in c["cell"] else "cart"
-            assert (c["op"], topology, c["cell"].rsplit("msize=", 1)[1]) in slower
+            assert (c["op"], *topology_and_size(c)) in slower
     # with the common shift taken out (the default), the search misses them
     assert (HERE / "changes-common-shift.txt").read_text().splitlines()[-1].startswith("1 change point(s)")
 

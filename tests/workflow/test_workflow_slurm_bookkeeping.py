@@ -14,6 +14,7 @@ import subprocess
 
 import pytest
 
+from child_signals import default_sigint
 from workflow_testing import ROOT, read_csv, wait_until
 
 RUNS = ("1x4-default-r001", "1x4-default-r002")
@@ -65,7 +66,7 @@ def end_sbatch(folder):
 def start_submit(bench, env, *args):
     return subprocess.Popen([str(ROOT / "nbhbench"), "submit", "demo", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                            preexec_fn=default_sigint)
 
 
 def jobs_of(bench):
