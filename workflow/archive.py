@@ -426,7 +426,10 @@ def fill(target, workspace, info, statuses):
     checks = param_set_check(info, statuses, target)
     incomplete = [f"{r['run_id']} {r['state']} ({r['experiments_done']}/{r['experiments_total']})"
                   for r in rows if r["state"] != "done"]
-    meta = {"format": 1, "campaign": workspace.name, "campaign_source": info["campaign_source"],
+    # Its own name makes each archive's manifest its own: two archives of
+    # one workspace made within one second were byte-identical, and read
+    # as copies of one archive rather than as archives of one launch.
+    meta = {"format": 1, "name": target.name, "campaign": workspace.name, "campaign_source": info["campaign_source"],
             "env": info["env"], "library": info["library"], "scheduler": info["scheduler"],
             "git_commit": git_state(), "generated_at_commit": info["git_commit"], "created": now_utc(),
             "generated": info["generated"], "workspace": str(workspace.path),

@@ -74,7 +74,8 @@ def test_on_the_quiet_machine_a_1_2x_bump_is_found_at_both_ends(quiet):
     assert share(bumps, lambda r: r["found_start"] == "True" and r["found_end"] == "True") >= 0.9
 
 
-def test_on_the_quiet_machine_a_1_2x_step_is_mostly_flagged_on_its_archive(quiet):
+def test_on_the_quiet_machine_a_1_2x_step_is_flagged_on_its_archive(quiet):
     planted = [r for r in quiet["online"] if float(r["factor"]) == 1.2]
-    # the quick sample's 110 of 150 (the whole history's: 476 of 570, docs/history.md)
-    assert len(planted) == 150 and share(planted, lambda r: r["status"] == "departs") >= 0.7
+    # the quick sample's 131 of 150, its weakest entry (the sixth: 5 before it) among its 5;
+    # the whole history's: 521 of 570, 91 per 100 (docs/history.md)
+    assert len(planted) == 150 and share(planted, lambda r: r["status"] == "departs") >= 0.85
