@@ -137,15 +137,15 @@ def read_cells(db, where=None, ids=None):
     return out
 
 
-def selected(db, sql, where, values, ids=None):
-    """The rows of SQL (with VALUES; WHERE: it has a WHERE clause already)
+def selected(db, sql, has_where, values, ids=None):
+    """The rows of SQL (with VALUES; HAS_WHERE: it has a WHERE clause already)
     whose id is one of IDS (every row where IDS is None), in chunks of
     bound parameters."""
     if ids is None:
         return db.query(sql, values)
     rows = []
     for part in chunks(ids):
-        rows += db.query(sql + (" AND " if where else " WHERE ") + f"id IN ({','.join('?' * len(part))})",
+        rows += db.query(sql + (" AND " if has_where else " WHERE ") + f"id IN ({','.join('?' * len(part))})",
                          values + list(part))
     return rows
 
