@@ -30,7 +30,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from history import departure, segments, series  # noqa: E402
-from history.cell_changes import find_changes, find_departures  # noqa: E402
+from history.cell_changes import ALPHA, find_changes, find_departures  # noqa: E402
 from history.database import open_history  # noqa: E402
 
 FACTORS = (1.2, 1.5)
@@ -125,6 +125,31 @@ def offline(history, starts, out):
     return rows
 
 
+def oracle_power(db, factor, alpha=ALPHA):
+    """What a test that knew each cell's noise could do: the mean over the
+    cells of the power to flag one cell FACTOR times slower, where the
+    baseline is exact and the cell's own sd is known (the sd of its levels
+    over the whole history less each entry's common shift, the median of
+    its cells' deviations from their medians), two-sided at alpha / m for
+    m cells (the false discovery rate's level for one departing cell among
+    m) and at alpha per cell. (per entry, per cell)"""
+    from statistics import NormalDist
+    with db.reading():
+        data = series.cell_series(db, series.read_cells(db), series.read_entries(db))
+    ids = sorted(data)
+    entries = sorted({int(e) for c in ids for e in data[c].entry_ids})
+    levels = np.full((len(ids), len(entries)), np.nan)
+    for row, c in enumerate(ids):
+        levels[row, np.searchsorted(entries, data[c].entry_ids)] = data[c].levels
+    deviations = levels - np.nanmedian(levels, axis=1, keepdims=True)
+    own = deviations - np.nanmedian(deviations, axis=0)
+    sd = np.nanstd(own, axis=1, ddof=1)
+    normal = NormalDist()
+    step = math.log(factor)
+    return tuple(float(np.mean([normal.cdf(step / s - normal.inv_cdf(1 - level / 2)) for s in sd]))
+                 for level in (alpha / len(ids), alpha))
+
+
 def write(path, rows):
     with open(path, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
@@ -163,6 +188,14 @@ def main(location, out, quick=False):
         planted = [r for r in on if r["factor"] == factor]
         lines.append(f"online, one cell {factor}x slower in the entry that brings it: departs in "
                      f"{rate(sum(r['status'] == 'departs' for r in planted), len(planted))} planted series")
+    db = open_history(str(location))
+    try:
+        per_entry, per_cell = oracle_power(db, 1.2)
+    finally:
+        db.close()
+    lines.append(f"online, 1.2x: a test that knew each cell's own sd (the baseline exact) would flag "
+                 f"{100 * per_entry:.1f} per 100 at this false discovery rate, {100 * per_cell:.1f} per 100 at "
+                 f"0.05 per cell")
     clean_off = [r for r in off if r["factor"] == 1.0]
     lines.append(f"offline, clean: {rate(sum(bool(r['points']) for r in clean_off), len(clean_off))} cells "
                  f"with a change point")
