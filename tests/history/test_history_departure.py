@@ -101,6 +101,30 @@ def test_a_new_archive_whose_runs_scatter_more_is_less_sure():
     assert all(n.ratio_high / n.ratio_low > q.ratio_high / q.ratio_low for n, q in zip(noisy, quiet))
 
 
+def test_a_new_spread_is_pooled_with_its_baseline_s_unless_its_runs_were_disturbed():
+    """One entry's robust variance of its run medians is too noisy to stand
+    alone: under the null it is pooled with its baseline's, (k mean w_i +
+    w) / (k + 1), so a spread twice the baseline's hardly widens the
+    prediction; over DISTURBED times the baseline's mean it stands alone
+    (those runs were disturbed), and fewer runs still widen it."""
+    rng = np.random.default_rng(6)
+    baselines = history(rng, 10, 24)
+    typical = np.array([b.spreads.mean() for b in baselines])
+    pooled = departure.pooled_spreads(baselines, 2 * typical)
+    assert pooled == pytest.approx((10 * typical + 2 * typical) / 11)
+    assert departure.pooled_spreads(baselines, 4 * typical) == pytest.approx(4 * typical)
+    levels = [x[0] for x in entry(rng, 24)]
+
+    def widths(spreads, runs=10):
+        tested, _ = entry_departures(baselines, levels, spreads, [runs] * 24, 0.05, 1.03)
+        return np.array([math.log(d.ratio_high / d.ratio_low) for d in tested])
+
+    usual = widths(typical)
+    assert np.all(widths(2 * typical) <= 1.05 * usual)
+    assert np.all(widths(4 * typical) >= 1.3 * usual)
+    assert np.all(widths(typical, runs=3) >= 1.2 * usual)
+
+
 def test_the_variance_prior_recovers_its_degrees_of_freedom():
     # Variances drawn from a scaled inverse chi-square prior (d0 = 8, s0^2 = 0.01),
     # then sample variances with 4 degrees of freedom around them.
