@@ -21,6 +21,7 @@ workspaces before any of them has run, recorded in each of them
 """
 import datetime
 import hashlib
+import math
 import pathlib
 
 import numpy as np
@@ -176,13 +177,15 @@ def sequence(members):
 
 
 def start_time(workspace, record):
-    """When attempt RECORD's launch started, in seconds since 1970: from the
-    start file its job script wrote (to the nanosecond); for job scripts
-    before it, the local record's start or the kernel's start time (to
-    the second); None where it never started."""
+    """When attempt RECORD's launch started: (seconds since 1970, exact).
+    From the start file its job script wrote, exact (to the nanosecond);
+    for a job script that wrote none (one from before it, or one that
+    failed before its first line), the local record's start or the
+    kernel's start time, to the second (exact False); None where it never
+    started."""
     path = workspace.start_file(record["run_id"], record["attempt"])
     try:
-        return float(path.read_text(encoding="utf-8").strip())
+        return float(path.read_text(encoding="utf-8").strip()), True
     except (OSError, ValueError):
         pass
     for text in (record.get("started"), (prov(record) or {}).get("start_time")):
@@ -190,20 +193,26 @@ def start_time(workspace, record):
             when = datetime.datetime.strptime(str(text), "%Y-%m-%dT%H:%M:%SZ")
         except ValueError:
             continue
-        return when.replace(tzinfo=datetime.timezone.utc).timestamp()
+        return when.replace(tzinfo=datetime.timezone.utc).timestamp(), False
     return None
 
 
 def launch_orders(workspace, statuses):
     """{run id: 1, 2, ...}: the order in which the runs of STATUSES (in plan
     order) really started, each by its first attempt that started; equal
-    times keep the plan's order. A run that never started has none."""
+    times keep the plan's order. Where some time is known only to the
+    second, every time is compared to the second: a run that started
+    0.3 s into a second is not after one known to have started in it (a
+    fast run and the failed one after it, within one second). A run that
+    never started has none."""
     started = []
     for position, status in enumerate(statuses):
         times = [t for t in (start_time(workspace, record) for record, _, _ in status.attempts) if t is not None]
         if times:
             started.append((times[0], position, status.run_id))
-    return {run_id: k for k, (_, _, run_id) in enumerate(sorted(started), start=1)}
+    coarse = not all(exact for (_, exact), _, _ in started)
+    key = (lambda x: (math.floor(x[0][0]), x[1])) if coarse else (lambda x: (x[0][0], x[1]))
+    return {run_id: k for k, (_, _, run_id) in enumerate(sorted(started, key=key), start=1)}
 
 
 def add_launch_order(rows, workspace, statuses):
