@@ -109,9 +109,14 @@ paired_differences <- function(tests, values) {
 # median; a row whose cell or median is NA left out): list(index
 # (unit_index), times (as_unit_runs of them, keyed by cell and unit)). In
 # C (round_units.c: two counting sorts), else by unit_index and
-# as_unit_runs on the rows sorted by (cell, run, round).
-round_unit_table <- function(cell, run, round, median) {
-  u <- call_native("nbh_round_units", as.integer(cell), as.integer(run), as.integer(round), as.double(median))
+# as_unit_runs on the rows sorted by (cell, run, round). stored: more
+# round medians, in the value store (reduce_runs's round_units: list(store,
+# offset, layout, slot_cell, slot_round, run); only with the C routines,
+# which made the store).
+round_unit_table <- function(cell, run, round, median, stored = NULL) {
+  u <- call_native("nbh_round_units", as.integer(cell), as.integer(run), as.integer(round), as.double(median),
+                   stored$store, as.double(stored$offset), as.integer(stored$layout), stored$slot_cell,
+                   stored$slot_round, as.integer(stored$run))
   if (is.null(u)) {
     units <- setDT(list(cell = as.integer(cell), run = as.integer(run), round = as.integer(round),
                         median = as.double(median)))[!is.na(cell) & !is.na(median)]

@@ -35,12 +35,22 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
 SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_xlen_t rows, int max_id,
                       const R_xlen_t *rows_of_id, scratch_t *scratch);
 SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
+/* The same medians of rows whose rounds are known to lie in 1..blocks of
+ * their id: group (id, round) is slot first_slot[id] + round - 1 (0-based;
+ * first_slot[0..max_id + 1], the slots of id k up to first_slot[k + 1]),
+ * rows_of_slot[s] the rows of slot s. Each slot's median goes to median[s]
+ * (NA where it has no rows) and, if kept is not NULL, the count of the times
+ * it kept to kept[s]. A counting sort by slot: no sort by (id, round). */
+void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
+                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *median,
+                            int *kept, scratch_t *scratch);
 
 /* round_units.c: the paired tests' units and the round medians by (cell, unit). */
-SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median);
+SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median, SEXP store, SEXP offset, SEXP layout,
+                     SEXP slot_cell, SEXP slot_round, SEXP stored_run);
 
 /* results_file.c */
-SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP blocks_of_id, SEXP store, SEXP offset);
+SEXP nbh_read_run_medians(SEXP file, SEXP nrep_of_id, SEXP blocks_of_id, SEXP store, SEXP offset, SEXP round_offset);
 
 /* exit_now.c: the analysis ends at once, its files written. */
 SEXP nbh_exit_now(SEXP status);

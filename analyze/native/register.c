@@ -7,7 +7,7 @@
 
 static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_tukey_medians, 4),
-    ROUTINE(nbh_read_run_medians, 5),
+    ROUTINE(nbh_read_run_medians, 6),
     ROUTINE(nbh_round_medians, 3),
     ROUTINE(nbh_rank_sum_test, 6),
     ROUTINE(nbh_signed_rank_test, 4),
@@ -28,7 +28,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_exit_now, 1),
     ROUTINE(nbh_shift_interval, 6),
     ROUTINE(nbh_launch_test, 4),
-    ROUTINE(nbh_round_units, 4),
+    ROUTINE(nbh_round_units, 10),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

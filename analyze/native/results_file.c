@@ -22,12 +22,16 @@
  * fread's in its last bit (a relative 1e-16).
  *
  * .Call("nbh_read_run_medians", file, nrep_of_id, blocks_of_id, store,
- * offset): file a path; element k + 1 of nrep_of_id (integer) the nrep of
- * experiment id k, 0 where there is none, and of blocks_of_id its rounds
- * (1 for archives before the interleaved rounds); store and offset where
- * the sorted times go. Returns what nbh_tukey_medians returns, with
- * "rounds": what nbh_round_medians returns for a file with a round column
- * (NULL without one), or NULL. */
+ * offset, round_offset): file a path; element k + 1 of nrep_of_id (integer)
+ * the nrep of experiment id k, 0 where there is none, and of blocks_of_id
+ * its rounds (1 for archives before the interleaved rounds); store and
+ * offset where the sorted times go. Returns what nbh_tukey_medians returns,
+ * with "rounds", for a file with a round column: what nbh_round_medians
+ * returns, or TRUE where they went to the store instead (round_offset a
+ * number, the store not NULL): from round_offset one round median per slot
+ * of the archive, every experiment id k with nrep > 0 in order, each its
+ * rounds 1..blocks (NA where the run has none); NULL without a round
+ * column. NULL for a file that is not clean. */
 #include <float.h>
 #include <limits.h>
 #include <stdint.h>
@@ -169,10 +173,13 @@ static char *map_whole(const char *path, size_t size) {
 static int starts_with(const char *p, const char *prefix) { return strncmp(p, prefix, strlen(prefix)) == 0; }
 
 /* The rows of the file's bytes (ending in '\n') into id[], round[] (1
- * where the file has no round column: *rounded 0), seconds[] and
- * rows_of_id[], and their number; -1 if the file is not clean. */
+ * where the file has no round column: *rounded 0), seconds[], rows_of_id[]
+ * and rows_of_round[] (both zeroed: the rows of each id, and of each (id,
+ * round) at its slot first_round[id] + round - 1), and their number; -1 if
+ * the file is not clean. */
 static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, const int *blocks, int max_id, int *id,
-                           int *round, double *seconds, R_xlen_t *rows_of_id, int *rounded, scratch_t *scratch) {
+                           int *round, double *seconds, R_xlen_t *rows_of_id, const R_xlen_t *first_round,
+                           R_xlen_t *rows_of_round, int *rounded) {
     int extra;   /* columns after seconds: work_seconds, delay_seconds */
     *rounded = 0;
     if (starts_with(p, "id,rep,seconds\n")) extra = 0;
@@ -182,10 +189,6 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, cons
     else if (starts_with(p, "id,rep,round,seconds,work_seconds,delay_seconds\n")) extra = 2, *rounded = 1;
     else return -1;
     p = strchr(p, '\n') + 1;
-    /* rows of (id, round): at first_round[id] + round - 1 */
-    R_xlen_t *first_round = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
-    for (int k = 0; k <= max_id; k++) first_round[k + 1] = first_round[k] + (nrep[k] > 0 ? blocks[k] : 0);
-    R_xlen_t *rows_of_round = scratch_alloc(scratch, (size_t)first_round[max_id + 1] + 1, sizeof(R_xlen_t));
     R_xlen_t rows = 0;
     while (p < end) {
         R_xlen_t i = rows++;
@@ -219,7 +222,7 @@ typedef struct {
     size_t size;
     const int *nrep, *blocks;
     int max_id;
-    SEXP store, offset;
+    SEXP store, offset, round_offset;
     scratch_t scratch;
 } reading_t;
 
@@ -239,6 +242,34 @@ static SEXP with_rounds(SEXP out, SEXP rounds) {
     return longer;
 }
 
+/* The round medians of the slots (median[s], kept[s]) that have rows, as
+ * nbh_round_medians gives them: list(id, round, median, n), by id, then
+ * round. */
+static SEXP slots_as_list(const R_xlen_t *first_round, int max_id, const R_xlen_t *rows_of_round,
+                          const double *median, const int *kept) {
+    R_xlen_t groups = 0;
+    for (R_xlen_t s = 0; s < first_round[max_id + 1]; s++) groups += rows_of_round[s] > 0;
+    const char *names[] = {"id", "round", "median", "n", ""};
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    int *out_id = INTEGER(SET_VECTOR_ELT(out, 0, allocVector(INTSXP, groups)));
+    int *out_round = INTEGER(SET_VECTOR_ELT(out, 1, allocVector(INTSXP, groups)));
+    double *out_median = REAL(SET_VECTOR_ELT(out, 2, allocVector(REALSXP, groups)));
+    int *out_n = INTEGER(SET_VECTOR_ELT(out, 3, allocVector(INTSXP, groups)));
+    R_xlen_t g = 0;
+    for (int k = 0; k <= max_id; k++) {
+        for (R_xlen_t s = first_round[k]; s < first_round[k + 1]; s++) {
+            if (!rows_of_round[s]) continue;
+            out_id[g] = k;
+            out_round[g] = (int)(s - first_round[k]) + 1;
+            out_median[g] = median[s];
+            out_n[g] = kept[s];
+            g++;
+        }
+    }
+    UNPROTECT(1);
+    return out;
+}
+
 static SEXP read_run_medians(void *data) {
     reading_t *r = data;
     /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
@@ -247,34 +278,54 @@ static SEXP read_run_medians(void *data) {
     int *round = scratch_alloc_dirty(&r->scratch, capacity, sizeof(int));
     double *seconds = scratch_alloc_dirty(&r->scratch, capacity, sizeof(double));
     R_xlen_t *rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
+    /* the slots of the (id, round) groups: id k's rounds from first_round[k] */
+    R_xlen_t *first_round = scratch_alloc(&r->scratch, (size_t)r->max_id + 2, sizeof(R_xlen_t));
+    for (int k = 0; k <= r->max_id; k++) first_round[k + 1] = first_round[k] + (r->nrep[k] > 0 ? r->blocks[k] : 0);
+    R_xlen_t slots = first_round[r->max_id + 1];
+    R_xlen_t *rows_of_round = scratch_alloc(&r->scratch, (size_t)slots + 1, sizeof(R_xlen_t));
     char *bytes = map_whole(r->path, r->size);
     if (!bytes) return R_NilValue;
     /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
     int rounded = 0;
     R_xlen_t rows = bytes[r->size - 1] == '\n'
                         ? parse_rows(bytes, bytes + r->size, r->nrep, r->blocks, r->max_id, id, round, seconds,
-                                     rows_of_id, &rounded, &r->scratch)
+                                     rows_of_id, first_round, rows_of_round, &rounded)
                         : -1;
     munmap(bytes, r->size);
     if (rows <= 0) return R_NilValue;
-    /* the rounds before run_medians_of sorts the times in place */
-    SEXP rounds = rounded ? PROTECT(round_medians_of(id, round, seconds, rows, r->max_id, rows_of_id, &r->scratch))
-                          : R_NilValue;
+    /* The rounds before run_medians_of sorts the times in place: into the
+     * store at round_offset, or returned as a list. */
+    SEXP rounds = R_NilValue;
+    int protected = 0;
+    if (rounded) {
+        int stored = !isNull(r->store) && !isNull(r->round_offset);
+        double *median = stored ? store_region(r->store, r->round_offset, slots)
+                                : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(double));
+        int *kept = stored ? NULL : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(int));
+        round_medians_in_slots(id, round, seconds, rows, first_round, slots, rows_of_round, median, kept,
+                               &r->scratch);
+        rounds = PROTECT(stored ? ScalarLogical(TRUE) : slots_as_list(first_round, r->max_id, rows_of_round, median, kept));
+        protected++;
+    }
     SEXP out = PROTECT(run_medians_of(id, seconds, rows, r->max_id, rows_of_id,
                                       store_region(r->store, r->offset, rows), &r->scratch));
     out = PROTECT(with_rounds(out, rounds));
-    UNPROTECT(rounded ? 3 : 2);
+    UNPROTECT(protected + 2);
     return out;
 }
 
-SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP store_, SEXP offset_) {
+SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP store_, SEXP offset_,
+                          SEXP round_offset_) {
     if (!isString(file_) || XLENGTH(file_) != 1 || !isInteger(nrep_of_id_) || XLENGTH(nrep_of_id_) < 1 ||
         XLENGTH(nrep_of_id_) > INT_MAX || !isInteger(blocks_of_id_) ||
         XLENGTH(blocks_of_id_) != XLENGTH(nrep_of_id_)) {
         error("nbh_read_run_medians: a file name and the nrep and blocks of every experiment id expected");
     }
+    for (R_xlen_t k = 0; k < XLENGTH(blocks_of_id_); k++) {
+        if (INTEGER(blocks_of_id_)[k] < 1) error("nbh_read_run_medians: experiment id %d has no rounds", (int)k);
+    }
     reading_t r = {R_ExpandFileName(translateChar(STRING_ELT(file_, 0))), 0, INTEGER(nrep_of_id_),
-                   INTEGER(blocks_of_id_), (int)(XLENGTH(nrep_of_id_) - 1), store_, offset_, {{0}, 0}};
+                   INTEGER(blocks_of_id_), (int)(XLENGTH(nrep_of_id_) - 1), store_, offset_, round_offset_, {{0}, 0}};
     struct stat st;
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;

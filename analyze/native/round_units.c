@@ -5,14 +5,18 @@
  * joining it back, then sorting millions of rows by (cell, unit), gives,
  * by a counting sort.
  *
- * .Call("nbh_round_units", cell, run, round, median): one row per round
- * median, in any order (fastest with the rows of each run together, the
- * runs in order, each cell's rounds in order); rows whose cell or median
- * is NA are left out, the others have run >= 1 and round >= 0. Returns
- * list(cell, unit, median,
- * run, round): the first three by (cell, unit), the rows of one (cell,
- * unit) in their given order; the last two each unit's run and round,
- * unit k at position k. */
+ * .Call("nbh_round_units", cell, run, round, median, store, offset, layout,
+ * slot_cell, slot_round, stored_run): one row per round median, in any
+ * order (fastest with the rows of each run together, the runs in order,
+ * each cell's rounds in order); rows whose cell or median is NA are left
+ * out, the others have run >= 1 and round >= 0. Beside them, where store
+ * (value_store.c) is not NULL, the round medians that the workers put in
+ * the store (results_file.c): stored run k's from position offset[k], its
+ * slot s with cell slot_cell[[layout[k]]][s] and round
+ * slot_round[[layout[k]]][s], its run stored_run[k]. Returns list(cell,
+ * unit, median, run, round): the first three by (cell, unit), the rows of
+ * one (cell, unit) in their given order (the stored after the others); the
+ * last two each unit's run and round, unit k at position k. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +45,67 @@ static void sort_by_unit(int *unit, double *median, int n, unit_row_t *rows) {
 }
 
 typedef struct {
-    SEXP cell, run, round, median;
+    SEXP cell, run, round, median, store, offset, layout, slot_cell, slot_round, stored_run;
     scratch_t scratch;
 } units_call_t;
 
+/* The rows of CALL: its given ones, then the stored ones (in scratch). */
+typedef struct {
+    const int *cell, *run, *round;
+    const double *median;
+    int rows;
+} unit_rows_t;
+
+static unit_rows_t all_rows(units_call_t *call) {
+    R_xlen_t given = XLENGTH(call->cell), rows = given;
+    unit_rows_t all = {INTEGER(call->cell), INTEGER(call->run), INTEGER(call->round), REAL(call->median),
+                       (int)given};
+    if (isNull(call->store)) return all;
+    R_xlen_t size, runs = XLENGTH(call->offset);
+    const double *values = stored_values(call->store, &size);
+    const double *offset = REAL(call->offset);
+    const int *layout = INTEGER(call->layout), *stored_run = INTEGER(call->stored_run);
+    for (R_xlen_t k = 0; k < runs; k++) {
+        SEXP cells = VECTOR_ELT(call->slot_cell, layout[k] - 1);
+        R_xlen_t slots = XLENGTH(cells);
+        if (!(offset[k] >= 0 && offset[k] + (double)slots <= (double)size)) {
+            error("nbh_round_units: stored run %d's %.0f slots at %.0f do not fit the store", (int)k + 1,
+                  (double)slots, offset[k]);
+        }
+        rows += slots;
+    }
+    if (rows >= INT_MAX) error("nbh_round_units: more than %d round medians", INT_MAX - 1);
+    int *cell = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
+    int *run = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
+    int *round = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
+    double *median = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(double));
+    memcpy(cell, all.cell, (size_t)given * sizeof(int));
+    memcpy(run, all.run, (size_t)given * sizeof(int));
+    memcpy(round, all.round, (size_t)given * sizeof(int));
+    memcpy(median, all.median, (size_t)given * sizeof(double));
+    R_xlen_t at = given;
+    for (R_xlen_t k = 0; k < runs; k++) {
+        SEXP cells = VECTOR_ELT(call->slot_cell, layout[k] - 1), rounds = VECTOR_ELT(call->slot_round, layout[k] - 1);
+        const int *slot_cell = INTEGER(cells), *slot_round = INTEGER(rounds);
+        const double *slot_median = values + (R_xlen_t)offset[k];
+        for (R_xlen_t s = 0; s < XLENGTH(cells); s++) {
+            if (slot_cell[s] == NA_INTEGER || ISNAN(slot_median[s])) continue;
+            cell[at] = slot_cell[s];
+            run[at] = stored_run[k];
+            round[at] = slot_round[s];
+            median[at] = slot_median[s];
+            at++;
+        }
+    }
+    return (unit_rows_t){cell, run, round, median, (int)at};
+}
+
 static SEXP round_units(void *data) {
     units_call_t *call = data;
-    const int *cell = INTEGER(call->cell), *run = INTEGER(call->run), *round = INTEGER(call->round);
-    const double *median = REAL(call->median);
-    int rows = (int)XLENGTH(call->cell), kept = 0, max_cell = 0, max_run = 0, max_round = 0;
+    unit_rows_t all = all_rows(call);
+    const int *cell = all.cell, *run = all.run, *round = all.round;
+    const double *median = all.median;
+    int rows = all.rows, kept = 0, max_cell = 0, max_run = 0, max_round = 0;
     for (int i = 0; i < rows; i++) {
         if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
         if (cell[i] < 1 || run[i] == NA_INTEGER || run[i] < 1 || round[i] == NA_INTEGER || round[i] < 0) {
@@ -125,12 +181,33 @@ static SEXP round_units(void *data) {
     return out;
 }
 
-SEXP nbh_round_units(SEXP cell_, SEXP run_, SEXP round_, SEXP median_) {
+SEXP nbh_round_units(SEXP cell_, SEXP run_, SEXP round_, SEXP median_, SEXP store_, SEXP offset_, SEXP layout_,
+                     SEXP slot_cell_, SEXP slot_round_, SEXP stored_run_) {
     if (!isInteger(cell_) || !isInteger(run_) || !isInteger(round_) || !isReal(median_) ||
         XLENGTH(run_) != XLENGTH(cell_) || XLENGTH(round_) != XLENGTH(cell_) || XLENGTH(median_) != XLENGTH(cell_)) {
         error("nbh_round_units: cell, run, round (integer) and median (double) of the same length expected");
     }
     if (XLENGTH(cell_) >= INT_MAX) error("nbh_round_units: more than %d round medians", INT_MAX - 1);
-    units_call_t call = {cell_, run_, round_, median_, {{0}, 0}};
+    if (!isNull(store_)) {
+        R_xlen_t runs = XLENGTH(offset_);
+        if (!isReal(offset_) || !isInteger(layout_) || !isInteger(stored_run_) || XLENGTH(layout_) != runs ||
+            XLENGTH(stored_run_) != runs || TYPEOF(slot_cell_) != VECSXP || TYPEOF(slot_round_) != VECSXP ||
+            XLENGTH(slot_round_) != XLENGTH(slot_cell_)) {
+            error("nbh_round_units: the stored runs' offsets, layouts and runs, and the layouts' slots, expected");
+        }
+        for (R_xlen_t k = 0; k < XLENGTH(slot_cell_); k++) {
+            SEXP cells = VECTOR_ELT(slot_cell_, k), rounds = VECTOR_ELT(slot_round_, k);
+            if (!isInteger(cells) || !isInteger(rounds) || XLENGTH(cells) != XLENGTH(rounds)) {
+                error("nbh_round_units: layout %d: a cell and a round (integer) per slot expected", (int)k + 1);
+            }
+        }
+        for (R_xlen_t k = 0; k < runs; k++) {
+            if (INTEGER(layout_)[k] < 1 || INTEGER(layout_)[k] > XLENGTH(slot_cell_)) {
+                error("nbh_round_units: stored run %d has no layout %d", (int)k + 1, INTEGER(layout_)[k]);
+            }
+        }
+    }
+    units_call_t call = {cell_, run_, round_, median_, store_, offset_, layout_, slot_cell_, slot_round_, stored_run_,
+                         {{0}, 0}};
     return with_scratch(round_units, &call, &call.scratch);
 }

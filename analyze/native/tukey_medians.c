@@ -206,6 +206,25 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
     return out;
 }
 
+void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
+                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *median,
+                            int *kept, scratch_t *scratch) {
+    R_xlen_t *start = scratch_alloc_dirty(scratch, (size_t)slots + 1, sizeof(R_xlen_t));
+    start[0] = 0;
+    for (R_xlen_t s = 0; s < slots; s++) start[s + 1] = start[s] + rows_of_slot[s];
+    double *values = scratch_alloc_dirty(scratch, (size_t)rows + 1, sizeof(double));
+    R_xlen_t *next = scratch_alloc_dirty(scratch, (size_t)slots + 1, sizeof(R_xlen_t));
+    memcpy(next, start, ((size_t)slots + 1) * sizeof(R_xlen_t));
+    for (R_xlen_t i = 0; i < rows; i++) values[next[first_slot[id[i]] + round[i] - 1]++] = seconds[i];
+    for (R_xlen_t s = 0; s < slots; s++) {
+        int n = (int)rows_of_slot[s], below, k = 0;
+        double *group = values + start[s];
+        if (n) sort_times(group, n);
+        median[s] = n ? tukey_median(group, n, &k, &below) : NA_REAL;
+        if (kept) kept[s] = k;
+    }
+}
+
 typedef struct {
     int round;
     double value;

@@ -19,16 +19,19 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   native_library()   # compiled and loaded once, before the workers fork
   nrep_by_archive <- lapply(archives, function(a) nrep_of_id(a$experiments))
   blocks_by_archive <- lapply(archives, function(a) blocks_of_id(a$experiments))
+  slots_by_archive <- Map(round_slots, nrep_by_archive, blocks_by_archive)
   # Each run's region of the value store: as many values as its archive's
-  # experiments have repetitions.
-  region <- vapply(archives, function(a) sum(as.numeric(a$experiments$nrep)), 0)[runs$archive]
+  # experiments have repetitions, then its round medians, one per slot.
+  times <- vapply(archives, function(a) sum(as.numeric(a$experiments$nrep)), 0)[runs$archive]
+  region <- times + vapply(slots_by_archive, function(s) length(s$id), 0)[runs$archive]
   offset <- c(0, cumsum(region))
   store <- if (nrow(runs)) call_native("nbh_store_new", offset[nrow(runs) + 1L])
+  round_offset <- offset[seq_len(nrow(runs))] + times
   # Per run, plain lists: a data.table operation costs ~1 ms, a run's reading ~10.
   out <- map_in_workers(seq_len(nrow(runs)), function(i) {
     k <- runs$archive[i]
     reduce_run(list(run_id = runs$run_id[i], state = runs$state[i], total = runs$experiments_total[i]),
-               archives[[k]], nrep_by_archive[[k]], store, offset[i], blocks_by_archive[[k]])
+               archives[[k]], nrep_by_archive[[k]], store, offset[i], blocks_by_archive[[k]], round_offset[i])
   }, cores, meanwhile)
   warn_unlisted_results(archives)
   if (is.null(store)) {   # the sorted times came back with the runs
@@ -65,8 +68,18 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
                         p90 = m$p90, p99 = m$p99, at = as.numeric(at), below = m$below))
   setkeyv(medians, c("cell", "run"))
   setattr(medians, "values", values)
-  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs)))
+  stored <- list(store = store, offset = round_offset, slots = slots_by_archive)
+  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs), stored))
   medians
+}
+
+# The slots of an archive's round medians in a run's region of the value
+# store (results_file.c): every experiment id with repetitions (nrep_of_id
+# > 0), in order, each its rounds 1..blocks. list(id, round), one element
+# per slot.
+round_slots <- function(nrep, blocks) {
+  k <- which(nrep > 0L)
+  list(id = rep.int(k - 1L, blocks[k]), round = sequence(blocks[k]))
 }
 
 # Per run, a function from experiment ids to cells (NA where none).
@@ -88,28 +101,43 @@ exp_of_run_id <- function(archives, frame, runs) {
 
 # The units of the paired tests (SPEC 7.6), from the round medians of every
 # run -- the Tukey median of the repetitions of each experiment in each
-# round of each run: round_unit_table's list(index, times). A run without
-# rounds (a kernel before them; its results have no round column) is one
-# round: its run medians. NULL where no run has rounds: run_units are the
-# units then, made where needed.
-round_units <- function(rounds, medians, runs, frame, cell_fn) {
+# round of each run: round_unit_table's list(index, times). A run's round
+# medians are in the value store (rounds TRUE: STORED's store, from the
+# run's STORED$offset, in the slots of its archive's STORED$slots), or
+# came back as a list (id, round, median; read by read_results, or no
+# store); a run without rounds (a kernel before them; its results have no
+# round column) is one round: its run medians. NULL where no run has
+# rounds: run_units are the units then, made where needed.
+round_units <- function(rounds, medians, runs, frame, cell_fn, stored = NULL) {
   with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
   if (!length(with_rounds) || !nrow(medians)) return(NULL)   # none: the caller says why
-  have <- which(vapply(rounds, function(r) length(r$id) > 0L, TRUE))
-  column <- function(name) unlist(lapply(rounds[have], `[[`, name), use.names = FALSE)
+  in_store <- which(vapply(rounds, isTRUE, TRUE))
+  listed <- which(vapply(rounds, function(r) is.list(r) && length(r$id) > 0L, TRUE))
+  column <- function(name) unlist(lapply(rounds[listed], `[[`, name), use.names = FALSE)
   # Each run's cells by indexing a table from its ids to the cells of its
   # archive and context, made once per archive and context.
-  top <- max(0L, vapply(rounds[have], function(r) max(r$id), 0L))
+  top <- max(0L, vapply(rounds[listed], function(r) max(r$id), 0L))
   cell_of_id <- list()
-  cell <- unlist(lapply(have, function(i) {
+  cell <- unlist(lapply(listed, function(i) {
     key <- paste(runs$archive[i], runs$context[i])
     if (is.null(cell_of_id[[key]])) cell_of_id[[key]] <<- cell_fn[[runs$archive[i]]](0:top, runs$context[i])
     cell_of_id[[key]][rounds[[i]]$id + 1L]
   }), use.names = FALSE)
-  run <- rep.int(runs$run_key[have], vapply(rounds[have], function(r) length(r$id), 0L))
+  run <- rep.int(runs$run_key[listed], vapply(rounds[listed], function(r) length(r$id), 0L))
   plain <- medians[!run %in% with_rounds]
+  # The stored runs' slots: a cell and a round per slot of each archive and context.
+  layout <- paste(runs$archive[in_store], runs$context[in_store])
+  first <- match(unique(layout), layout)
+  slot_cell <- lapply(in_store[first], function(i) {
+    cell_fn[[runs$archive[i]]](stored$slots[[runs$archive[i]]]$id, runs$context[i])
+  })
+  slot_round <- lapply(in_store[first], function(i) stored$slots[[runs$archive[i]]]$round)
   round_unit_table(c(cell, plain$cell), c(run, plain$run), c(column("round"), rep.int(1L, nrow(plain))),
-                   c(column("median"), plain$median))
+                   c(column("median"), plain$median),
+                   stored = if (length(in_store)) {
+                     list(store = stored$store, offset = stored$offset[in_store], layout = match(layout, unique(layout)),
+                          slot_cell = slot_cell, slot_round = slot_round, run = runs$run_key[in_store])
+                   })
 }
 
 # The units of runs without rounds (round_units): their run medians, each
@@ -122,14 +150,16 @@ run_units <- function(medians) {
 # gives (list(id, median, n, p90, p99, below, start, values)), the same as
 # run_medians(tukey_filter(x)) but in one pass over the run's values, its
 # sorted times into the value store from offset (or returned in values
-# without a store). A clean results file is read and reduced in C
+# without a store), and its round medians (rounds) into the store from
+# round_offset where one is given (rounds TRUE; round_slots says where
+# each goes), else returned as a list. A clean results file is read and reduced in C
 # (analyze/native/results_file.c: its times correctly rounded, where fread
 # may differ in the last bit); any other by read_results, which says what
 # is wrong with it.
 reduce_run <- function(run, archive, nrep = nrep_of_id(archive$experiments), store = NULL, offset = 0,
-                       blocks = blocks_of_id(archive$experiments)) {
+                       blocks = blocks_of_id(archive$experiments), round_offset = NULL) {
   file <- file.path(archive$dir, "results", paste0(run$run_id, ".results.csv"))
-  m <- call_native("nbh_read_run_medians", file, nrep, blocks, store, offset)
+  m <- call_native("nbh_read_run_medians", file, nrep, blocks, store, offset, round_offset)
   if (is.null(m)) {
     x <- read_results(file, run$run_id, archive$experiments, run$state)
     rounds <- if (!is.null(x$round)) round_summary(x$id, x$round, x$seconds)

@@ -307,3 +307,31 @@ test_that("as_unit_runs: each row's unit as the join with the unit index gives i
   doubled <- copy(units)[, round := as.double(round)]   # not integers: the join itself
   expect_identical(as_unit_runs(doubled, index), joined(doubled))
 })
+
+test_that("the round units are the same whether the workers leave the round medians in the value store or send them back", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  dir <- phased_archive()
+  registry <- read_registry(nbh_root)
+  # one run not clean: read_results reads it (its rounds come back as a list whatever the store)
+  files <- sort(list.files(file.path(dir, "results"), pattern = "\\.results\\.csv$", full.names = TRUE))
+  lines <- readLines(files[3])
+  lines[5] <- sub(",[^,]*,([^,]*)$", ",-1,\\1", lines[5])
+  writeLines(lines, files[3])
+  archives <- list(read_archive(dir, registry))
+  frame <- combine_archives(archives, analysis_parameters(registry))
+  without_store <- local({
+    call_native <- function(routine, ...) {
+      if (identical(routine, "nbh_store_new")) NULL else get("call_native", globalenv())(routine, ...)
+    }
+    environment(reduce_runs) <- environment()
+    reduce_runs
+  })
+  w1 <- warnings_of(stored <- reduce_runs(archives, frame, cores = 2L))
+  w2 <- warnings_of(listed <- without_store(archives, frame, cores = 2L))
+  expect_identical(w1, w2)
+  expect_match(w1[1], "malformed row")
+  expect_true(inherits(attr(stored, "values"), "externalptr"))
+  expect_true(is.double(attr(listed, "values")))
+  expect_identical(attr(stored, "rounds"), attr(listed, "rounds"))
+  expect_equal(nrow(attr(stored, "rounds")$times), 8L * 5L * nrow(frame$cells) - 5L)   # less the left-out experiment
+})

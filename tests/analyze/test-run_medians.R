@@ -64,7 +64,7 @@ test_that("a clean results file is read in C: every time the double nearest its 
   times <- c(kernel, sprintf("%.17g", doubles), other)
   archive <- results_archive(sprintf("%d,0,%s,%s", seq_along(times) - 1L, times, rev(times)), rep(1L, length(times)))
   expect_false(is.null(call_native("nbh_read_run_medians", archive$file, nrep_of_id(archive$experiments),
-                                   blocks_of_id(archive$experiments), NULL, 0)))
+                                   blocks_of_id(archive$experiments), NULL, 0, NULL)))
   m <- reduce_run(list(run_id = "r1", state = "done"), archive)   # nrep 1: the median is the time
   expect_identical(m$id, seq_along(times) - 1L)
   expect_identical(m$median, c(nearest, doubles, other_value))
@@ -75,7 +75,7 @@ test_that("a results file that is not clean is left to read_results, which says 
   good <- c("0,0,1.000000000e-05,0", "0,1,2.000000000e-05,0", "1,0,3.000000000e-05,0")
   nrep <- c(2L, 1L)
   native <- function(a) {
-    call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments), blocks_of_id(a$experiments), NULL, 0)
+    call_native("nbh_read_run_medians", a$file, nrep_of_id(a$experiments), blocks_of_id(a$experiments), NULL, 0, NULL)
   }
   expect_false(is.null(native(results_archive(good, nrep))))
   expect_false(is.null(native(results_archive(sub(",0$", "", good), nrep, "id,rep,seconds"))))
@@ -120,6 +120,40 @@ test_that("a results file that is not clean is left to read_results, which says 
   }
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), unclean[["too few rows"]]), "another number of rows")
   missing <- list(dir = tempfile(), experiments = data.table(id = 0L, nrep = 1L))
-  expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L, 1L, NULL, 0))
+  expect_null(call_native("nbh_read_run_medians", file.path(missing$dir, "r1.results.csv"), 1L, 1L, NULL, 0, NULL))
   expect_warning(reduce_run(list(run_id = "r1", state = "done"), missing), "no results file")
+})
+
+test_that("a clean file's round medians, as a list or in the value store, are round_medians_tukey's", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  set.seed(43)
+  # nrep 7 in 3 rounds (3, 2, 2), 20 in 4, one experiment of 1 in 1; id 2 has none; rows shuffled
+  ex <- data.table(id = c(0L, 1L, 3L), nrep = c(7L, 20L, 1L), blocks = c(3L, 4L, 1L))
+  share <- function(nrep, blocks) nrep %/% blocks + (seq_len(blocks) <= nrep %% blocks)   # kernel/rounds.c
+  rows <- ex[, .(rep = seq_len(nrep) - 1L, round = rep(seq_len(blocks), share(nrep, blocks))), by = id]
+  rows[, seconds := round(rlnorm(.N, -11, 0.2) * (1 + 9 * (runif(.N) < 0.1)), 12)]   # outliers, ties
+  rows <- rows[sample(.N)]
+  archive <- results_archive(sprintf("%d,%d,%d,%.12g,0", rows$id, rows$rep, rows$round, rows$seconds), ex$nrep,
+                             "id,rep,round,seconds,work_seconds")
+  archive$experiments <- ex
+  nrep <- nrep_of_id(ex)
+  blocks <- blocks_of_id(ex)
+  x <- fread(archive$file)
+  want <- round_medians_tukey(x$id, x$round, x$seconds)
+  listed <- call_native("nbh_read_run_medians", archive$file, nrep, blocks, NULL, 0, NULL)$rounds
+  expect_identical(listed, want)
+  # in the store: after the run's times, one slot per (id, round) of the archive, NA where the run has none
+  slots <- round_slots(nrep, blocks)
+  expect_identical(slots$id, rep(c(0L, 1L, 3L), c(3L, 4L, 1L)))
+  store <- call_native("nbh_store_new", 2 + 28 + length(slots$id))
+  m <- call_native("nbh_read_run_medians", archive$file, nrep, blocks, store, 2, 30)
+  expect_true(m$rounds)
+  stored <- round_unit_table(integer(), integer(), integer(), numeric(),
+                             stored = list(store = store, offset = 30, layout = 1L, slot_cell = list(slots$id + 1L),
+                                           slot_round = list(slots$round), run = 1L))
+  expect_identical(stored$times$median, want$median)
+  expect_identical(stored$times$cell, want$id + 1L)
+  expect_identical(stored$index$index$round, unique(sort(want$round)))
+  expect_identical(m[c("id", "median", "n")],
+                   call_native("nbh_read_run_medians", archive$file, nrep, blocks, NULL, 0, NULL)[c("id", "median", "n")])
 })
