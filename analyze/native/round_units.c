@@ -49,63 +49,70 @@ typedef struct {
     scratch_t scratch;
 } units_call_t;
 
-/* The rows of CALL: its given ones, then the stored ones (in scratch). */
+/* The stored runs of a call: run k's round medians from median[k], its
+ * slots those of layout layout[k] (0-based), its run run[k]; layout l's
+ * slot s has cell slot_cell[l][s] and round slot_round[l][s]. */
 typedef struct {
-    const int *cell, *run, *round;
-    const double *median;
-    int rows;
-} unit_rows_t;
+    R_xlen_t runs;
+    int layouts;
+    const double **median;
+    const int *layout, *run;
+    const int **slot_cell, **slot_round;
+    const R_xlen_t *slots;
+} stored_t;
 
-static unit_rows_t all_rows(units_call_t *call) {
-    R_xlen_t given = XLENGTH(call->cell), rows = given;
-    unit_rows_t all = {INTEGER(call->cell), INTEGER(call->run), INTEGER(call->round), REAL(call->median),
-                       (int)given};
-    if (isNull(call->store)) return all;
-    R_xlen_t size, runs = XLENGTH(call->offset);
+static stored_t stored_runs(units_call_t *call) {
+    stored_t st = {0};
+    if (isNull(call->store)) return st;
+    R_xlen_t size;
     const double *values = stored_values(call->store, &size);
+    st.runs = XLENGTH(call->offset);
+    st.layouts = (int)XLENGTH(call->slot_cell);
+    st.median = scratch_alloc_dirty(&call->scratch, (size_t)st.runs + 1, sizeof(double *));
+    int *layout = scratch_alloc_dirty(&call->scratch, (size_t)st.runs + 1, sizeof(int));
+    st.slot_cell = scratch_alloc_dirty(&call->scratch, (size_t)st.layouts + 1, sizeof(int *));
+    st.slot_round = scratch_alloc_dirty(&call->scratch, (size_t)st.layouts + 1, sizeof(int *));
+    R_xlen_t *slots = scratch_alloc_dirty(&call->scratch, (size_t)st.layouts + 1, sizeof(R_xlen_t));
+    for (int l = 0; l < st.layouts; l++) {
+        st.slot_cell[l] = INTEGER(VECTOR_ELT(call->slot_cell, l));
+        st.slot_round[l] = INTEGER(VECTOR_ELT(call->slot_round, l));
+        slots[l] = XLENGTH(VECTOR_ELT(call->slot_cell, l));
+        for (R_xlen_t s = 0; s < slots[l]; s++) {
+            if (st.slot_cell[l][s] == NA_INTEGER) continue;
+            if (st.slot_cell[l][s] < 1 || st.slot_round[l][s] == NA_INTEGER || st.slot_round[l][s] < 0) {
+                error("nbh_round_units: layout %d, slot %d: cell %d, round %d (cells from 1, rounds from 0)", l + 1,
+                      (int)s + 1, st.slot_cell[l][s], st.slot_round[l][s]);
+            }
+        }
+    }
     const double *offset = REAL(call->offset);
-    const int *layout = INTEGER(call->layout), *stored_run = INTEGER(call->stored_run);
-    for (R_xlen_t k = 0; k < runs; k++) {
-        SEXP cells = VECTOR_ELT(call->slot_cell, layout[k] - 1);
-        R_xlen_t slots = XLENGTH(cells);
-        if (!(offset[k] >= 0 && offset[k] + (double)slots <= (double)size)) {
-            error("nbh_round_units: stored run %d's %.0f slots at %.0f do not fit the store", (int)k + 1,
-                  (double)slots, offset[k]);
+    for (R_xlen_t k = 0; k < st.runs; k++) {
+        layout[k] = INTEGER(call->layout)[k] - 1;
+        R_xlen_t n = slots[layout[k]];
+        if (!(offset[k] >= 0 && offset[k] + (double)n <= (double)size)) {
+            error("nbh_round_units: stored run %d's %.0f slots at %.0f do not fit the store", (int)k + 1, (double)n,
+                  offset[k]);
         }
-        rows += slots;
-    }
-    if (rows >= INT_MAX) error("nbh_round_units: more than %d round medians", INT_MAX - 1);
-    int *cell = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
-    int *run = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
-    int *round = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(int));
-    double *median = scratch_alloc_dirty(&call->scratch, (size_t)rows + 1, sizeof(double));
-    memcpy(cell, all.cell, (size_t)given * sizeof(int));
-    memcpy(run, all.run, (size_t)given * sizeof(int));
-    memcpy(round, all.round, (size_t)given * sizeof(int));
-    memcpy(median, all.median, (size_t)given * sizeof(double));
-    R_xlen_t at = given;
-    for (R_xlen_t k = 0; k < runs; k++) {
-        SEXP cells = VECTOR_ELT(call->slot_cell, layout[k] - 1), rounds = VECTOR_ELT(call->slot_round, layout[k] - 1);
-        const int *slot_cell = INTEGER(cells), *slot_round = INTEGER(rounds);
-        const double *slot_median = values + (R_xlen_t)offset[k];
-        for (R_xlen_t s = 0; s < XLENGTH(cells); s++) {
-            if (slot_cell[s] == NA_INTEGER || ISNAN(slot_median[s])) continue;
-            cell[at] = slot_cell[s];
-            run[at] = stored_run[k];
-            round[at] = slot_round[s];
-            median[at] = slot_median[s];
-            at++;
+        if (INTEGER(call->stored_run)[k] == NA_INTEGER || INTEGER(call->stored_run)[k] < 1) {
+            error("nbh_round_units: stored run %d is run %d (runs from 1)", (int)k + 1, INTEGER(call->stored_run)[k]);
         }
+        st.median[k] = values + (R_xlen_t)offset[k];
     }
-    return (unit_rows_t){cell, run, round, median, (int)at};
+    st.layout = layout;
+    st.run = INTEGER(call->stored_run);
+    st.slots = slots;
+    return st;
 }
+
+/* A row's (run, round) slot of unit_of_slot. */
+#define UNIT_SLOT(run, round) ((R_xlen_t)((run) - 1) * rounds + (round))
 
 static SEXP round_units(void *data) {
     units_call_t *call = data;
-    unit_rows_t all = all_rows(call);
-    const int *cell = all.cell, *run = all.run, *round = all.round;
-    const double *median = all.median;
-    int rows = all.rows, kept = 0, max_cell = 0, max_run = 0, max_round = 0;
+    const int *cell = INTEGER(call->cell), *run = INTEGER(call->run), *round = INTEGER(call->round);
+    const double *median = REAL(call->median);
+    int rows = (int)XLENGTH(call->cell), max_cell = 0, max_run = 0, max_round = 0;
+    R_xlen_t kept = 0;
     for (int i = 0; i < rows; i++) {
         if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
         if (cell[i] < 1 || run[i] == NA_INTEGER || run[i] < 1 || round[i] == NA_INTEGER || round[i] < 0) {
@@ -117,18 +124,39 @@ static SEXP round_units(void *data) {
         if (round[i] > max_round) max_round = round[i];
         kept++;
     }
+    stored_t st = stored_runs(call);
+    for (R_xlen_t k = 0; k < st.runs; k++) {
+        if (st.run[k] > max_run) max_run = st.run[k];
+    }
+    for (int l = 0; l < st.layouts; l++) {
+        for (R_xlen_t s = 0; s < st.slots[l]; s++) {
+            if (st.slot_cell[l][s] == NA_INTEGER) continue;
+            if (st.slot_cell[l][s] > max_cell) max_cell = st.slot_cell[l][s];
+            if (st.slot_round[l][s] > max_round) max_round = st.slot_round[l][s];
+        }
+    }
     /* Each (run, round) a slot, in the order of run, then round: the units. */
     int rounds = max_round + 1;
     double slots = (double)max_run * rounds;
     if (slots > (double)INT_MAX) error("nbh_round_units: %d runs of %d rounds are too many units", max_run, max_round);
     int *unit_of_slot = scratch_alloc(&call->scratch, (size_t)slots + 1, sizeof(int));
     /* start[c - 1] .. start[c] - 1: cell c's rows in the result. */
-    int *start = scratch_alloc(&call->scratch, (size_t)max_cell + 1, sizeof(int));
+    R_xlen_t *start = scratch_alloc(&call->scratch, (size_t)max_cell + 1, sizeof(R_xlen_t));
     for (int i = 0; i < rows; i++) {
         if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
-        unit_of_slot[(R_xlen_t)(run[i] - 1) * rounds + round[i]] = 1;
+        unit_of_slot[UNIT_SLOT(run[i], round[i])] = 1;
         start[cell[i]]++;
     }
+    for (R_xlen_t k = 0; k < st.runs; k++) {   /* the stored medians in the order they lie */
+        const int *slot_cell = st.slot_cell[st.layout[k]], *slot_round = st.slot_round[st.layout[k]];
+        for (R_xlen_t s = 0; s < st.slots[st.layout[k]]; s++) {
+            if (slot_cell[s] == NA_INTEGER || ISNAN(st.median[k][s])) continue;
+            unit_of_slot[UNIT_SLOT(st.run[k], slot_round[s])] = 1;
+            start[slot_cell[s]]++;
+            kept++;
+        }
+    }
+    if (kept >= INT_MAX) error("nbh_round_units: more than %d round medians", INT_MAX - 1);
     int units = 0;
     for (R_xlen_t s = 0; s < (R_xlen_t)slots; s++) {
         if (unit_of_slot[s]) unit_of_slot[s] = ++units;
@@ -142,32 +170,63 @@ static SEXP round_units(void *data) {
     double *out_median = REAL(SET_VECTOR_ELT(out, 2, allocVector(REALSXP, kept)));
     int *unit_run = INTEGER(SET_VECTOR_ELT(out, 3, allocVector(INTSXP, units)));
     int *unit_round = INTEGER(SET_VECTOR_ELT(out, 4, allocVector(INTSXP, units)));
-    /* The rows by cell (a stable counting sort), straight into the result;
-     * then each cell's rows by unit where they are not in its order
+    /* The given rows by cell (a stable counting sort), straight into the
+     * result; then each cell's rows by unit where they are not in its order
      * already. With the rows of each run together, the runs in order and
      * each cell's rounds in order (as reduce_runs gives them) none needs a
      * sort, and a cell's rounds of a run are written side by side. */
-    int *next = scratch_alloc_dirty(&call->scratch, (size_t)max_cell + 1, sizeof(int));
-    memcpy(next, start, ((size_t)max_cell + 1) * sizeof(int));
+    R_xlen_t *next = scratch_alloc_dirty(&call->scratch, (size_t)max_cell + 1, sizeof(R_xlen_t));
+    memcpy(next, start, ((size_t)max_cell + 1) * sizeof(R_xlen_t));
     for (int i = 0; i < rows; i++) {
         if (cell[i] == NA_INTEGER || ISNAN(median[i])) continue;
-        int at = next[cell[i] - 1]++;
-        out_cell[at] = cell[i];
-        out_unit[at] = unit_of_slot[(R_xlen_t)(run[i] - 1) * rounds + round[i]];
+        R_xlen_t at = next[cell[i] - 1]++;
+        out_unit[at] = unit_of_slot[UNIT_SLOT(run[i], round[i])];
         out_median[at] = median[i];
+    }
+    /* The stored medians after them, gathered a cell at a time: each layout's
+     * slots of one cell (side by side, as the workers store an experiment's
+     * rounds) from every run of that layout, in the order of the runs. The
+     * result is written in order; the runs' medians are read where they lie. */
+    R_xlen_t *runs_of_layout = scratch_alloc(&call->scratch, (size_t)st.layouts + 1, sizeof(R_xlen_t));
+    R_xlen_t *run_order = scratch_alloc_dirty(&call->scratch, (size_t)st.runs + 1, sizeof(R_xlen_t));
+    for (R_xlen_t k = 0; k < st.runs; k++) runs_of_layout[st.layout[k] + 1]++;
+    for (int l = 0; l < st.layouts; l++) runs_of_layout[l + 1] += runs_of_layout[l];
+    R_xlen_t *next_run = scratch_alloc_dirty(&call->scratch, (size_t)st.layouts + 1, sizeof(R_xlen_t));
+    memcpy(next_run, runs_of_layout, ((size_t)st.layouts + 1) * sizeof(R_xlen_t));
+    for (R_xlen_t k = 0; k < st.runs; k++) run_order[next_run[st.layout[k]]++] = k;
+    for (int l = 0; l < st.layouts; l++) {
+        const int *slot_cell = st.slot_cell[l], *slot_round = st.slot_round[l];
+        for (R_xlen_t first = 0, last; first < st.slots[l]; first = last) {
+            for (last = first + 1; last < st.slots[l] && slot_cell[last] == slot_cell[first];) last++;
+            int c = slot_cell[first];
+            if (c == NA_INTEGER) continue;
+            for (R_xlen_t j = runs_of_layout[l]; j < runs_of_layout[l + 1]; j++) {
+                R_xlen_t k = run_order[j];
+                for (R_xlen_t s = first; s < last; s++) {
+                    double v = st.median[k][s];
+                    if (ISNAN(v)) continue;
+                    R_xlen_t at = next[c - 1]++;
+                    out_unit[at] = unit_of_slot[UNIT_SLOT(st.run[k], slot_round[s])];
+                    out_median[at] = v;
+                }
+            }
+        }
+    }
+    for (int c = 0; c < max_cell; c++) {
+        for (R_xlen_t j = start[c]; j < start[c + 1]; j++) out_cell[j] = c + 1;
     }
     unit_row_t *group = NULL;   /* room for the largest cell's rows, once one needs a sort */
     for (int c = 0; c < max_cell; c++) {
-        for (int j = start[c] + 1; j < start[c + 1]; j++) {
+        for (R_xlen_t j = start[c] + 1; j < start[c + 1]; j++) {
             if (out_unit[j] >= out_unit[j - 1]) continue;
             if (!group) {
-                int largest = 0;
+                R_xlen_t largest = 0;
                 for (int k = 0; k < max_cell; k++) {
                     if (start[k + 1] - start[k] > largest) largest = start[k + 1] - start[k];
                 }
                 group = scratch_alloc_dirty(&call->scratch, (size_t)largest, sizeof(unit_row_t));
             }
-            sort_by_unit(out_unit + start[c], out_median + start[c], start[c + 1] - start[c], group);
+            sort_by_unit(out_unit + start[c], out_median + start[c], (int)(start[c + 1] - start[c]), group);
             break;
         }
     }
