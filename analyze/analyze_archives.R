@@ -57,6 +57,10 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
+  # The cells' tail latencies (from the value store) are computed by a fork
+  # while this process makes the tests' units and assesses the guidelines.
+  percentiles <- in_background(function() cell_percentiles(medians))
+  on.exit(percentiles(cancel = TRUE))
   units <- attr(medians, "rounds")   # NULL: no run has rounds
   guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
                                   rounds = !is.null(units) && nrow(units$times) > nrow(medians))
@@ -74,14 +78,9 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
                 p_thres = p_thres, v_thres = v_thres, adjust = adjust, ci_level = ci_level, hold_ratio = hold_ratio,
                 ranks = ranks, delays = delays, paired = paired, adaptive = looks$adaptive,
                 launch_pairs = launch_pairs_of(frame$runs))
-  # The cells' tail latencies are computed here while the forks begin on
-  # the guidelines.
-  percentiles <- NULL
   progress("assessing ", length(guidelines), if (length(guidelines) == 1L) " guideline" else " guidelines")
   history <- look_history(state, frame$runs, medians, counted = looks$adaptive)
-  tests <- assess_at(state, medians, work, final_thresholds(history, looks), meanwhile = function() {
-    percentiles <<- cell_percentiles(medians)
-  })
+  tests <- assess_at(state, medians, work, final_thresholds(history, looks))
   single <- tests[method %in% c("paired", "launches") & df %in% 0L, .N]
   if (single) {
     nbh_warning(single, " of ", nrow(tests), " tests have one run (or one pair of launches) on their sides: no test ",
@@ -100,7 +99,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   list(archives = archives, registry = registry, params = params, frame = frame,
        guidelines = guidelines, assessment_file = assess, medians = medians, work = work,
        overlap = overlap_table(frame$cells, medians, work, params$name), tests = tests,
-       percentiles = percentiles, break_even = break_even(archives, frame, medians, registry$operations, ci_level),
+       percentiles = percentiles(), break_even = break_even(archives, frame, medians, registry$operations, ci_level),
        characterization = characterization_table(frame$cells, medians, params$name, ci_level),
        p_thres = p_thres, v_thres = v_thres, param_sets = sets, reference_set = reference,
        set_comparison = comparison, adjust = adjust, ci_level = ci_level, runs = selected,
