@@ -38,12 +38,19 @@ SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
 /* The same medians of rows whose rounds are known to lie in 1..blocks of
  * their id: group (id, round) is slot first_slot[id] + round - 1 (0-based;
  * first_slot[0..max_id + 1], the slots of id k up to first_slot[k + 1]),
- * rows_of_slot[s] the rows of slot s. Each slot's median goes to median[s]
- * (NA where it has no rows) and, if kept is not NULL, the count of the times
- * it kept to kept[s]. A counting sort by slot: no sort by (id, round). */
+ * rows_of_slot[s] the rows of slot s. The times go to grouped (rows of
+ * them), slot after slot, each slot's sorted: so each id's times lie
+ * together, in id order, as grouped_run_medians takes them. Each slot's
+ * median goes to median[s] (NA where it has no rows) and, if kept is not
+ * NULL, the count of the times it kept to kept[s]. A counting sort by slot:
+ * no sort by (id, round). */
 void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
-                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *median,
-                            int *kept, scratch_t *scratch);
+                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *grouped,
+                            double *median, int *kept, scratch_t *scratch);
+/* run_medians_of's list of times already grouped by id (grouped: each id's
+ * rows_of_id together, ids in order; sorted here in place); values is the
+ * list's "values" (NULL, or the R vector that holds grouped). */
+SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id);
 
 /* round_units.c: the paired tests' units and the round medians by (cell, unit). */
 SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median, SEXP store, SEXP offset, SEXP layout,

@@ -293,24 +293,31 @@ static SEXP read_run_medians(void *data) {
                         : -1;
     munmap(bytes, r->size);
     if (rows <= 0) return R_NilValue;
-    /* The rounds before run_medians_of sorts the times in place: into the
-     * store at round_offset, or returned as a list. */
-    SEXP rounds = R_NilValue;
-    int protected = 0;
-    if (rounded) {
-        int stored = !isNull(r->store) && !isNull(r->round_offset);
-        double *median = stored ? store_region(r->store, r->round_offset, slots)
-                                : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(double));
-        int *kept = stored ? NULL : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(int));
-        round_medians_in_slots(id, round, seconds, rows, first_round, slots, rows_of_round, median, kept,
-                               &r->scratch);
-        rounds = PROTECT(stored ? ScalarLogical(TRUE) : slots_as_list(first_round, r->max_id, rows_of_round, median, kept));
-        protected++;
+    if (!rounded) {
+        SEXP out = PROTECT(run_medians_of(id, seconds, rows, r->max_id, rows_of_id,
+                                          store_region(r->store, r->offset, rows), &r->scratch));
+        out = with_rounds(out, R_NilValue);
+        UNPROTECT(1);
+        return out;
     }
-    SEXP out = PROTECT(run_medians_of(id, seconds, rows, r->max_id, rows_of_id,
-                                      store_region(r->store, r->offset, rows), &r->scratch));
-    out = PROTECT(with_rounds(out, rounds));
-    UNPROTECT(protected + 2);
+    /* With rounds: the times by slot, and so by id, straight into the store
+     * (or a vector), each slot's sorted and its median taken; then each id's
+     * times sorted whole for the run's medians. The round medians go to the
+     * store at round_offset, or come back as a list. */
+    SEXP values = R_NilValue;
+    double *grouped = store_region(r->store, r->offset, rows);
+    if (!grouped) grouped = REAL(values = PROTECT(allocVector(REALSXP, rows)));
+    int stored = !isNull(r->store) && !isNull(r->round_offset);
+    double *median = stored ? store_region(r->store, r->round_offset, slots)
+                            : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(double));
+    int *kept = stored ? NULL : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(int));
+    round_medians_in_slots(id, round, seconds, rows, first_round, slots, rows_of_round, grouped, median, kept,
+                           &r->scratch);
+    SEXP rounds = PROTECT(stored ? ScalarLogical(TRUE)
+                                 : slots_as_list(first_round, r->max_id, rows_of_round, median, kept));
+    SEXP out = PROTECT(grouped_run_medians(grouped, values, rows, r->max_id, rows_of_id));
+    out = with_rounds(out, rounds);
+    UNPROTECT(isNull(values) ? 2 : 3);
     return out;
 }
 

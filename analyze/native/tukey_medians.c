@@ -159,22 +159,25 @@ SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_, SEXP store_, SEXP offset_) {
 
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
                     const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch) {
+    SEXP values = R_NilValue;
+    if (!sorted) sorted = REAL(values = PROTECT(allocVector(REALSXP, rows)));
     /* Bucket k holds the times of id k: sorted[start[k] .. start[k + 1] - 1]. */
-    R_xlen_t *start = scratch_alloc(scratch, (size_t)max_id + 2, sizeof(R_xlen_t));
-    int groups = 0;
-    for (int k = 0; k <= max_id; k++) {
-        if (rows_of_id[k] > 0) groups++;
-        start[k + 1] = start[k] + rows_of_id[k];
-    }
+    R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
+    for (int k = 0; k < max_id; k++) next[k + 1] = next[k] + rows_of_id[k];
+    for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
+    SEXP out = grouped_run_medians(sorted, values, rows, max_id, rows_of_id);
+    if (!isNull(values)) UNPROTECT(1);
+    return out;
+}
+
+SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id) {
     if (rows > INT_MAX) error("nbh_tukey_medians: a run of more than %d rows", INT_MAX);
+    int groups = 0;
+    for (int k = 0; k <= max_id; k++) groups += rows_of_id[k] > 0;
     const char *names[] = {"id", "median", "n", "p90", "p99", "below", "start", "values"};
     enum { ID, MEDIAN, N, P90, P99, BELOW, START, VALUES, FIELDS };
     SEXP out = PROTECT(allocVector(VECSXP, FIELDS));
-    if (!sorted) sorted = REAL(SET_VECTOR_ELT(out, VALUES, allocVector(REALSXP, rows)));
-    R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
-    memcpy(next, start, ((size_t)max_id + 1) * sizeof(R_xlen_t));
-    for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
-
+    SET_VECTOR_ELT(out, VALUES, values);
     int *out_id = INTEGER(SET_VECTOR_ELT(out, ID, allocVector(INTSXP, groups)));
     double *out_median = REAL(SET_VECTOR_ELT(out, MEDIAN, allocVector(REALSXP, groups)));
     int *out_n = INTEGER(SET_VECTOR_ELT(out, N, allocVector(INTSXP, groups)));
@@ -183,11 +186,11 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
     int *out_below = INTEGER(SET_VECTOR_ELT(out, BELOW, allocVector(INTSXP, groups)));
     int *out_start = INTEGER(SET_VECTOR_ELT(out, START, allocVector(INTSXP, groups)));
     int g = 0;
+    R_xlen_t start = 0;
     for (int k = 0; k <= max_id; k++) {
-        R_xlen_t size = start[k + 1] - start[k];
-        if (!size) continue;
-        int n = (int)size;
-        double *s = sorted + start[k];
+        int n = (int)rows_of_id[k];
+        if (!n) continue;
+        double *s = grouped + start;
         sort_times(s, n);
         int below, kept;
         out_median[g] = tukey_median(s, n, &kept, &below);
@@ -196,7 +199,8 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
         out_p90[g] = percentile_of_sorted(s, n, 90);
         out_p99[g] = percentile_of_sorted(s, n, 99);
         out_below[g] = below;
-        out_start[g] = (int)start[k];
+        out_start[g] = (int)start;
+        start += n;
         g++;
     }
     SEXP out_names = PROTECT(allocVector(STRSXP, FIELDS));
@@ -207,21 +211,19 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
 }
 
 void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
-                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *median,
-                            int *kept, scratch_t *scratch) {
-    R_xlen_t *start = scratch_alloc_dirty(scratch, (size_t)slots + 1, sizeof(R_xlen_t));
-    start[0] = 0;
-    for (R_xlen_t s = 0; s < slots; s++) start[s + 1] = start[s] + rows_of_slot[s];
-    double *values = scratch_alloc_dirty(scratch, (size_t)rows + 1, sizeof(double));
+                            const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *grouped,
+                            double *median, int *kept, scratch_t *scratch) {
     R_xlen_t *next = scratch_alloc_dirty(scratch, (size_t)slots + 1, sizeof(R_xlen_t));
-    memcpy(next, start, ((size_t)slots + 1) * sizeof(R_xlen_t));
-    for (R_xlen_t i = 0; i < rows; i++) values[next[first_slot[id[i]] + round[i] - 1]++] = seconds[i];
+    next[0] = 0;
+    for (R_xlen_t s = 0; s < slots; s++) next[s + 1] = next[s] + rows_of_slot[s];
+    for (R_xlen_t i = 0; i < rows; i++) grouped[next[first_slot[id[i]] + round[i] - 1]++] = seconds[i];
+    double *group = grouped;
     for (R_xlen_t s = 0; s < slots; s++) {
         int n = (int)rows_of_slot[s], below, k = 0;
-        double *group = values + start[s];
         if (n) sort_times(group, n);
         median[s] = n ? tukey_median(group, n, &k, &below) : NA_REAL;
         if (kept) kept[s] = k;
+        group += n;
     }
 }
 
