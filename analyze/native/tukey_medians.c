@@ -28,6 +28,7 @@
  * analyze/reduce/tukey_filter.R is the reference. */
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include "nbh_analyze.h"
 
@@ -210,6 +211,44 @@ SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id
     return out;
 }
 
+/* Sorting networks for 2..8 values (Knuth, TAOCP 5.3.4, optimal for
+ * these sizes): comparators in a fixed order that never branch on the
+ * values, where insertion sort mispredicts at almost every step among a
+ * round's few random times. For positive finite times only: their bits,
+ * read as integers, order as their values do (so the compiler's integer
+ * conditional moves, where it branches on doubles), and any sort gives
+ * the same array. */
+#define FEW 8
+static const unsigned char NETWORK[FEW + 1][19][2] = {
+    {{0}},
+    {{0}},
+    {{0, 1}},
+    {{1, 2}, {0, 2}, {0, 1}},
+    {{0, 1}, {2, 3}, {0, 2}, {1, 3}, {1, 2}},
+    {{0, 1}, {3, 4}, {2, 4}, {2, 3}, {0, 3}, {0, 2}, {1, 4}, {1, 3}, {1, 2}},
+    {{1, 2}, {4, 5}, {0, 2}, {3, 5}, {0, 1}, {3, 4}, {2, 5}, {0, 3}, {1, 4}, {2, 4}, {1, 3}, {2, 3}},
+    {{1, 2}, {3, 4}, {5, 6}, {0, 2}, {3, 5}, {4, 6}, {0, 1}, {4, 5}, {2, 6}, {0, 4}, {1, 5}, {0, 3}, {2, 5}, {1, 3},
+     {2, 4}, {2, 3}},
+    {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6}, {0, 4}, {3, 7}, {1, 5}, {2, 6},
+     {1, 4}, {3, 6}, {2, 4}, {3, 5}, {3, 4}}};
+static const int NETWORK_SIZE[FEW + 1] = {0, 0, 1, 3, 5, 9, 12, 16, 19};
+
+static void sort_finite_times(double *s, int n) {
+    if (n > FEW) {
+        sort_times(s, n);
+        return;
+    }
+    uint64_t bits[FEW];
+    memcpy(bits, s, (size_t)n * sizeof *s);
+    for (int c = 0; c < NETWORK_SIZE[n]; c++) {
+        int i = NETWORK[n][c][0], j = NETWORK[n][c][1];
+        uint64_t a = bits[i], b = bits[j];
+        bits[i] = b < a ? b : a;
+        bits[j] = b < a ? a : b;
+    }
+    memcpy(s, bits, (size_t)n * sizeof *s);
+}
+
 void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
                             const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *grouped,
                             double *median, int *kept, scratch_t *scratch) {
@@ -220,7 +259,7 @@ void round_medians_in_slots(const int *id, const int *round, const double *secon
     double *group = grouped;
     for (R_xlen_t s = 0; s < slots; s++) {
         int n = (int)rows_of_slot[s], below, k = 0;
-        if (n) sort_times(group, n);
+        sort_finite_times(group, n);   /* a clean file's times are positive */
         median[s] = n ? tukey_median(group, n, &k, &below) : NA_REAL;
         if (kept) kept[s] = k;
         group += n;

@@ -127,8 +127,10 @@ test_that("a results file that is not clean is left to read_results, which says 
 test_that("a clean file's round medians, as a list or in the value store, are round_medians_tukey's", {
   skip_if(is.null(native_library()), "the analyzer's C code is not available")
   set.seed(43)
-  # nrep 7 in 3 rounds (3, 2, 2), 20 in 4, one experiment of 1 in 1; id 2 has none; rows shuffled
-  ex <- data.table(id = c(0L, 1L, 3L), nrep = c(7L, 20L, 1L), blocks = c(3L, 4L, 1L))
+  # nrep 7 in 3 rounds (3, 2, 2), 20 in 4, 1 in 1, 47 in 6 (8 and 7), 9 in 1 and 12 in 2: rounds of
+  # every size up to 9 (up to 8 sorted by a network); id 2 has none; rows shuffled
+  ex <- data.table(id = c(0L, 1L, 3L, 4L, 5L, 6L), nrep = c(7L, 20L, 1L, 47L, 9L, 12L),
+                   blocks = c(3L, 4L, 1L, 6L, 1L, 2L))
   share <- function(nrep, blocks) nrep %/% blocks + (seq_len(blocks) <= nrep %% blocks)   # kernel/rounds.c
   rows <- ex[, .(rep = seq_len(nrep) - 1L, round = rep(seq_len(blocks), share(nrep, blocks))), by = id]
   rows[, seconds := round(rlnorm(.N, -11, 0.2) * (1 + 9 * (runif(.N) < 0.1)), 12)]   # outliers, ties
@@ -144,13 +146,14 @@ test_that("a clean file's round medians, as a list or in the value store, are ro
   expect_identical(listed, want)
   # in the store: after the run's times, one slot per (id, round) of the archive, NA where the run has none
   slots <- round_slots(nrep, blocks)
-  expect_identical(slots$id, rep(c(0L, 1L, 3L), c(3L, 4L, 1L)))
-  store <- call_native("nbh_store_new", 2 + 28 + length(slots$id))
-  m <- call_native("nbh_read_run_medians", archive$file, nrep, blocks, store, 2, 30)
+  expect_identical(slots$id, rep(ex$id, ex$blocks))
+  times <- sum(ex$nrep)
+  store <- call_native("nbh_store_new", 2 + times + length(slots$id))
+  m <- call_native("nbh_read_run_medians", archive$file, nrep, blocks, store, 2, 2 + times)
   expect_true(m$rounds)
   stored <- round_unit_table(integer(), integer(), integer(), numeric(),
-                             stored = list(store = store, offset = 30, layout = 1L, slot_cell = list(slots$id + 1L),
-                                           slot_round = list(slots$round), run = 1L))
+                             stored = list(store = store, offset = 2 + times, layout = 1L,
+                                           slot_cell = list(slots$id + 1L), slot_round = list(slots$round), run = 1L))
   expect_identical(stored$times$median, want$median)
   expect_identical(stored$times$cell, want$id + 1L)
   expect_identical(stored$index$index$round, unique(sort(want$round)))
