@@ -47,20 +47,21 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
   # here while the forks begin reducing the runs, and this process joins
   # them when it is done.
   pairs <- NULL
+  # The cells' tail latencies (from the value store) are computed by a fork
+  # from the moment the run medians are made, while this process makes the
+  # tests' units and assesses the guidelines.
+  percentiles <- function(cancel = FALSE) NULL
+  on.exit(percentiles(cancel = TRUE))
   progress("reducing ", nrow(frame$runs), " runs to their medians (", nrow(frame$cells), " cells)")
   medians <- reduce_runs(archives, frame, meanwhile = function() {
     pairs <<- lapply(guidelines, function(g) {
       match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
     })
-  })
+  }, with_medians = function(m) percentiles <<- in_background(function() cell_percentiles(m)))
   if (!nrow(medians)) {
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")
   }
-  # The cells' tail latencies (from the value store) are computed by a fork
-  # while this process makes the tests' units and assesses the guidelines.
-  percentiles <- in_background(function() cell_percentiles(medians))
-  on.exit(percentiles(cancel = TRUE))
   units <- attr(medians, "rounds")   # NULL: no run has rounds
   guidelines <- guideline_methods(guidelines, method, analysis_default(registry, "method"),
                                   rounds = !is.null(units) && nrow(units$times) > nrow(medians))

@@ -12,9 +12,12 @@
 # percentile of all n (the run's value for `statistic = p90` or `p99`), and
 # where its sorted times are: from position `at` (0-based) of the values,
 # the kept ones from at + below. The values (the store, or a double vector)
-# are the table's attribute "values".
+# are the table's attribute "values". with_medians, a function, is called
+# with the table as soon as it is made, before its round units (the
+# attribute "rounds"), which take a while: analyze_archives starts the
+# cells' percentiles in a fork there.
 
-reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = NULL) {
+reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = NULL, with_medians = NULL) {
   runs <- frame$runs
   native_library()   # compiled and loaded once, before the workers fork
   nrep_by_archive <- lapply(archives, function(a) nrep_of_id(a$experiments))
@@ -68,6 +71,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
                         p90 = m$p90, p99 = m$p99, at = as.numeric(at), below = m$below))
   setkeyv(medians, c("cell", "run"))
   setattr(medians, "values", values)
+  if (!is.null(with_medians)) with_medians(medians)
   stored <- list(store = store, offset = round_offset, slots = slots_by_archive)
   setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs), stored))
   medians
