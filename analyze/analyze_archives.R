@@ -140,6 +140,8 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
   for (s in unique(statistic_of[plain & unpaired])) {
     rows_of[[s]] <- with_cell_medians(cell_rows(by_statistic[[s]], n_cells))
   }
+  # The guidelines with the most pairs first, so that the workers end together.
+  first <- order(-vapply(seq_along(guidelines), function(k) NROW(state$pairs[[k]]), 0))
   jobs <- map_in_workers(seq_along(guidelines), function(k) {
     g <- guidelines[[k]]
     v_thres <- g$v_thres %||% state$v_thres
@@ -160,7 +162,7 @@ assess_tests <- function(state, medians, work, meanwhile = NULL) {
                                 run_of_unit = units$run_of_unit, level = state$ci_level)
     }
     tests[, guideline := k]
-  }, meanwhile = meanwhile)
+  }, meanwhile = meanwhile, first = first)
   tests <- rbindlist(jobs)
   setcolorder(tests, "guideline")
   v_thres <- vapply(guidelines, function(g) g$v_thres %||% state$v_thres, 0)[tests$guideline]

@@ -199,7 +199,9 @@ nrep_of_id <- function(experiments) {
 # cores-th item. A worker's warnings are raised again here, in the order of
 # x, and its errors stop the analysis. meanwhile, a function, is run here
 # first, while the forks begin (its warnings and errors are this process's).
-map_in_workers <- function(x, f, cores = analysis_cores(), meanwhile = NULL) {
+# first: the order in which the items are taken (the longest first, so that
+# the workers end together); the values and warnings keep the order of x.
+map_in_workers <- function(x, f, cores = analysis_cores(), meanwhile = NULL, first = seq_along(x)) {
   one <- function(item) {
     notes <- character()
     value <- tryCatch(withCallingHandlers(f(item), warning = function(w) {
@@ -210,7 +212,7 @@ map_in_workers <- function(x, f, cores = analysis_cores(), meanwhile = NULL) {
   }
   workers <- min(cores, length(x))
   out <- if (workers > 1L) {
-    in_workers(x, one, workers, meanwhile)
+    in_workers(x, one, workers, meanwhile, first)
   } else {
     if (!is.null(meanwhile)) meanwhile()
     lapply(x, one)
@@ -222,18 +224,19 @@ map_in_workers <- function(x, f, cores = analysis_cores(), meanwhile = NULL) {
   })
 }
 
-# list(one(x[[1]]), ...) from this process and workers - 1 forks.
-in_workers <- function(x, one, workers, meanwhile = NULL) {
+# list(one(x[[1]]), ...) from this process and workers - 1 forks, which
+# take the items in the order FIRST.
+in_workers <- function(x, one, workers, meanwhile = NULL, first = seq_along(x)) {
   queue <- call_native("nbh_queue_new")
-  shares <- split(seq_along(x), rep_len(seq_len(workers), length(x)))
+  shares <- split(first, rep_len(seq_len(workers), length(x)))
   # Each worker's part: list(items, results).
   part <- function(k) {
     if (is.null(queue)) return(list(items = shares[[k]], results = lapply(x[shares[[k]]], one)))
     items <- integer()
     results <- list()
     while ((i <- call_native("nbh_queue_take", queue)) <= length(x)) {
-      items <- c(items, i)
-      results[[length(results) + 1L]] <- one(x[[i]])
+      items <- c(items, first[i])
+      results[[length(results) + 1L]] <- one(x[[first[i]]])
     }
     list(items = items, results = results)
   }

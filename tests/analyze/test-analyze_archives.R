@@ -191,6 +191,30 @@ test_that("in_background: f runs in a fork while this process goes on; its value
   expect_null(slow())
 })
 
+test_that("map_in_workers: the items taken in the order first, their values and warnings in item order", {
+  f <- function(i) {
+    taken <- proc.time()[["elapsed"]]   # the same clock in a fork (since R began)
+    Sys.sleep(0.1)
+    warning("item ", i)
+    c(i, taken)
+  }
+  first <- c(5L, 3L, 6L, 1L, 4L, 2L)
+  for (cores in 1:2) {
+    notes <- character()
+    out <- withCallingHandlers(map_in_workers(1:6, f, cores = cores, first = first), warning = function(w) {
+      notes <<- c(notes, conditionMessage(w))
+      invokeRestart("muffleWarning")
+    })
+    expect_identical(vapply(out, `[`, 0, 1), as.numeric(1:6))
+    expect_identical(notes, paste("item", 1:6))
+    if (cores == 2L) {
+      taken <- vapply(out, `[`, 0, 2)
+      # with two workers, each item is taken no later than the one two places after it in first
+      expect_true(all(taken[first[1:4]] <= taken[first[3:6]]))
+    }
+  }
+})
+
 test_that("map_in_workers: results and warnings in item order, errors with their class, meanwhile here first", {
   pid <- Sys.getpid()
   ran_here <- NULL
