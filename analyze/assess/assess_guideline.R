@@ -82,7 +82,7 @@ assess_guideline <- function(guideline, cells, medians, params, p_thres = 0.001,
                ratio_ci_low = NA_real_, ratio_ci_high = NA_real_, p_value = NA_real_, p_reverse = NA_real_,
                var_launch = NA_real_, var_round = NA_real_, launch_share = NA_real_)]
   if (round_method(method)) {
-    pt <- paired_tests(tests[, .(test, a_cell, b_cell)], medians, run_of_unit, level, method)
+    pt <- paired_tests(tests[, .(test, a_cell, b_cell)], medians, run_of_unit, level, method, rows)
     paired <- pt$pairs > 0L
     tests[paired, `:=`(pairs = pt$pairs[paired], runs_a = pt$runs[paired], runs_b = pt$runs[paired],
                        df = pt$df[paired], ratio = pt$ratio[paired], ratio_ci_low = pt$ratio_ci_low[paired],

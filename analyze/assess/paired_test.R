@@ -30,9 +30,10 @@ MAX_PAIRED_UNITS <- 1000L
 # "rounds" (pooled). Returns data.table(test, pairs (units both sides
 # have), runs (the runs they belong to), df, ratio, ratio_ci_low,
 # ratio_ci_high (a over b), p_a (a slower), p_b (b slower), var_launch,
-# var_round, launch_share (launch_test; NA for rounds)).
-paired_tests <- function(tests, values, run_of_unit, level = 0.95, method = "paired") {
-  s <- if (method == "paired") paired_launch_test(tests, values, run_of_unit, level)
+# var_round, launch_share (launch_test; NA for rounds)). rows: cell_rows of
+# VALUES (its runs and first), where already known.
+paired_tests <- function(tests, values, run_of_unit, level = 0.95, method = "paired", rows = NULL) {
+  s <- if (method == "paired") paired_launch_test(tests, values, run_of_unit, level, rows)
   if (is.null(s)) {
     both <- paired_differences(tests, values)
     if (method == "rounds") return(pooled_round_tests(tests, both, run_of_unit, level))
@@ -70,13 +71,14 @@ pooled_round_tests <- function(tests, both, run_of_unit, level) {
 # them (paired_differences.c: no table of the pairs); NULL where it cannot
 # (the pairs' way then: tests numbered 1..n in order, VALUES keyed by cell
 # and an integer unit, each cell's units once, run_of_unit in order).
-paired_launch_test <- function(tests, values, run_of_unit, level) {
+# counted: cell_rows of VALUES, where known (its runs and first).
+paired_launch_test <- function(tests, values, run_of_unit, level, counted = NULL) {
   if (!identical(key(values)[1:2], c("cell", "run")) || !is.integer(values$run) ||
       !identical(tests$test, seq_len(nrow(tests)))) {
     return(NULL)
   }
-  rows <- tabulate(values$cell, max(tests$a_cell, tests$b_cell, values$cell, 0L, na.rm = TRUE))
-  first <- as.integer(cumsum(c(1, rows))[seq_along(rows)])
+  rows <- counted$runs %||% tabulate(values$cell, max(tests$a_cell, tests$b_cell, values$cell, 0L, na.rm = TRUE))
+  first <- as.integer(counted$first %||% cumsum(c(1, rows))[seq_along(rows)])
   sums <- call_native("nbh_paired_launch_sums", values$run, as.double(values$median), first, rows,
                       as.integer(tests$test), as.integer(tests$a_cell), as.integer(tests$b_cell),
                       as.integer(run_of_unit), nrow(tests))
