@@ -34,7 +34,7 @@ def _flat(series):
     return np.repeat(np.arange(len(series)), lengths), entries, levels, lengths
 
 
-def _matrix(series):
+def level_matrix(series):
     """The levels of SERIES as a (cells, entries) matrix, nan where a cell
     did not measure an entry, and the entry ids of its columns."""
     row, entries, levels, _ = _flat(series)
@@ -52,7 +52,7 @@ def entry_shifts(series):
     series = [(e, x) for e, x in series if len(x)]
     if not series:
         return {}
-    matrix, ids = _matrix(series)
+    matrix, ids = level_matrix(series)
     with np.errstate(all="ignore"):
         deviations = matrix - np.nanmedian(matrix, axis=1, keepdims=True)
         counted = np.sum(np.isfinite(deviations), axis=0)

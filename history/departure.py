@@ -45,14 +45,15 @@ baseline entries:
    variance of r run medians is too noisy to stand alone (its excess,
    kept where positive, made the test too cautious: on the quiet real
    history the clean cell tests' t had sd 0.91, 0.98 pooled; 476 of 570
-   1.2x steps found, 521 pooled). A new spread over DISTURBED (3) times the baseline's mean
-   stands alone: those runs were disturbed (the loaded real history's
-   sixth entry: 4 clean cells departed with its spreads pooled, none
-   without), which one entry of 30 normal runs shows by chance in 0.4 %
-   of cells, of 10 runs in 4 %. So the new archive's runs are its replicates (fewer runs, a
-   less sure level), and the history's entry-to-entry variance the level
-   above. s~^2 is s^2 moderated across the cells
-   tested together (empirical Bayes, Smyth 2004: a scaled inverse
+   1.2x steps found, 521 pooled). A new spread over DISTURBED (3) times
+   the baseline's mean stands alone: those runs were disturbed (the
+   loaded real history's sixth entry: 4 clean cells departed with its
+   spreads pooled, none with them standing alone), which one entry of 30
+   normal runs shows by chance in 0.4 % of cells, of 10 runs in 4 %. So
+   the new archive's runs are its replicates (fewer runs, a less sure
+   level), and the history's entry-to-entry variance the level above.
+   s~^2 is s^2 moderated across the cells tested together (empirical
+   Bayes, Smyth 2004: a scaled inverse
    chi-square prior, d0 degrees of freedom and variance s0^2, fitted to
    the cells' s^2), which lends a short history the degrees of freedom of
    many cells; T = (y - prediction) / sqrt(V) against Student's t with

@@ -205,14 +205,15 @@ def launch_orders(workspace, statuses):
     0.3 s into a second is not after one known to have started in it (a
     fast run and the failed one after it, within one second). A run that
     never started has none."""
-    started = []
+    started = []   # (seconds, exact, position in the plan, run id)
     for position, status in enumerate(statuses):
         times = [t for t in (start_time(workspace, record) for record, _, _ in status.attempts) if t is not None]
         if times:
-            started.append((times[0], position, status.run_id))
-    coarse = not all(exact for (_, exact), _, _ in started)
-    key = (lambda x: (math.floor(x[0][0]), x[1])) if coarse else (lambda x: (x[0][0], x[1]))
-    return {run_id: k for k, (_, _, run_id) in enumerate(sorted(started, key=key), start=1)}
+            seconds, exact = times[0]
+            started.append((seconds, exact, position, status.run_id))
+    coarse = not all(exact for _, exact, _, _ in started)
+    key = (lambda x: (math.floor(x[0]), x[2])) if coarse else (lambda x: (x[0], x[2]))
+    return {run_id: k for k, (_, _, _, run_id) in enumerate(sorted(started, key=key), start=1)}
 
 
 def add_launch_order(rows, workspace, statuses):

@@ -29,7 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from history import departure, segments, series  # noqa: E402
+from history import common_shift, departure, segments, series  # noqa: E402
 from history.cell_changes import ALPHA, find_changes, find_departures  # noqa: E402
 from history.database import open_history  # noqa: E402
 
@@ -129,25 +129,22 @@ def oracle_power(db, factor, alpha=ALPHA):
     """What a test that knew each cell's noise could do: the mean over the
     cells of the power to flag one cell FACTOR times slower, where the
     baseline is exact and the cell's own sd is known (the sd of its levels
-    over the whole history less each entry's common shift, the median of
-    its cells' deviations from their medians), two-sided at alpha / m for
+    over the whole history less each entry's common shift, as the online
+    test defines it: common_shift.entry_shifts), two-sided at alpha / m for
     m cells (the false discovery rate's level for one departing cell among
     m) and at alpha per cell. (per entry, per cell)"""
     from statistics import NormalDist
     with db.reading():
         data = series.cell_series(db, series.read_cells(db), series.read_entries(db))
-    ids = sorted(data)
-    entries = sorted({int(e) for c in ids for e in data[c].entry_ids})
-    levels = np.full((len(ids), len(entries)), np.nan)
-    for row, c in enumerate(ids):
-        levels[row, np.searchsorted(entries, data[c].entry_ids)] = data[c].levels
-    deviations = levels - np.nanmedian(levels, axis=1, keepdims=True)
-    own = deviations - np.nanmedian(deviations, axis=0)
+    cells = [(data[c].entry_ids, data[c].levels) for c in sorted(data)]
+    levels, entries = common_shift.level_matrix(cells)
+    shifts = common_shift.entry_shifts(cells)
+    own = levels - np.nanmedian(levels, axis=1, keepdims=True) - np.array([shifts[e] for e in entries.tolist()])
     sd = np.nanstd(own, axis=1, ddof=1)
     normal = NormalDist()
     step = math.log(factor)
     return tuple(float(np.mean([normal.cdf(step / s - normal.inv_cdf(1 - level / 2)) for s in sd]))
-                 for level in (alpha / len(ids), alpha))
+                 for level in (alpha / len(cells), alpha))
 
 
 def write(path, rows):
