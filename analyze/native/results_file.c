@@ -68,7 +68,7 @@ static const char *parse_count(const char *p, int *value) {
 
 /* The 8 digits at p as an integer, or -1 if they are not all digits: eight
  * bytes at once (SWAR), as simdjson parses them, on a little-endian CPU. */
-static int64_t eight_digits(const char *p) {
+static inline int64_t eight_digits(const char *p) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     uint64_t v;
     memcpy(&v, p, sizeof v);
@@ -94,7 +94,7 @@ static int64_t eight_digits(const char *p) {
 /* The kernel's "%.9e" at p (d.ddddddddde-dd, or e+dd), as parse_decimal
  * reads it, in a few steps; NULL for any other text, or fewer than 16
  * bytes before end. */
-static const char *parse_kernel_format(const char *p, const char *end, double *value) {
+static inline const char *parse_kernel_format(const char *p, const char *end, double *value) {
     if (end - p < 16 || !is_digit(p[0]) || p[1] != '.' || !is_digit(p[10])) return NULL;
     int64_t middle = eight_digits(p + 2);
     if (middle < 0 || p[11] != 'e' || (p[12] != '-' && p[12] != '+') || !is_digit(p[13]) || !is_digit(p[14]) ||
@@ -110,16 +110,8 @@ static const char *parse_kernel_format(const char *p, const char *end, double *v
     return p + 15;
 }
 
-/* A non-negative decimal number at p: digits [. digits] [e|E [+|-] digits],
- * with at least one digit before the exponent and at most 4 in it. Returns
- * the end and the nearest double in *value, or NULL. */
-static const char *parse_decimal(const char *p, const char *end, double *value) {
-    const char *fast = parse_kernel_format(p, end, value);
-    if (fast) return fast;
-    if (p[0] == '0' && (p[1] == ',' || p[1] == '\n')) {   /* a bare 0: no busy work, as tests and the bench write it */
-        *value = 0;
-        return p + 1;
-    }
+/* parse_decimal's general way, for any such number at p. */
+static const char *parse_any_decimal(const char *p, double *value) {
     const char *start = p;
     while (*p == '0') p++;   /* leading zeros are not significant */
     const char *first = p;
@@ -155,6 +147,14 @@ static const char *parse_decimal(const char *p, const char *end, double *value) 
     char *stop;
     *value = strtod(start, &stop);   /* R keeps LC_NUMERIC "C": '.' is the decimal point */
     return stop == p ? p : NULL;
+}
+
+/* A non-negative decimal number at p: digits [. digits] [e|E [+|-] digits],
+ * with at least one digit before the exponent and at most 4 in it. Returns
+ * the end and the nearest double in *value, or NULL. */
+static const char *parse_decimal(const char *p, const char *end, double *value) {
+    const char *fast = parse_kernel_format(p, end, value);
+    return fast ? fast : parse_any_decimal(p, value);
 }
 
 /* The file of `size` bytes, mapped read-only (munmap it), or NULL. */
@@ -199,7 +199,12 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, cons
         if (*rounded && (!(p = parse_count(p + 1, &round[i])) || *p != ',')) return -1;
         if (!(p = parse_decimal(p + 1, end, &seconds[i])) || !(seconds[i] > 0 && seconds[i] <= DBL_MAX)) return -1;
         for (int k = 0; k < extra; k++) {
-            if (*p != ',' || !(p = parse_decimal(p + 1, end, &work)) || !(work <= DBL_MAX)) return -1;
+            if (*p++ != ',') return -1;
+            if (p[0] == '0' && (p[1] == ',' || p[1] == '\n')) {   /* none: most rows, and no call */
+                p++;
+                continue;
+            }
+            if (!(p = parse_decimal(p, end, &work)) || !(work <= DBL_MAX)) return -1;
         }
         if (*p++ != '\n' || id[i] > max_id || nrep[id[i]] <= 0 || round[i] < 1 || round[i] > blocks[id[i]]) return -1;
         rows_of_id[id[i]]++;
