@@ -18,6 +18,12 @@ typedef struct {
 void *scratch_alloc(scratch_t *scratch, size_t count, size_t size);
 void *scratch_alloc_dirty(scratch_t *scratch, size_t count, size_t size);
 SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch);
+/* A block kept from one call to the next, never freed (slot 0 to
+ * REUSED_BLOCKS - 1, one block each, as the last call left it; grown
+ * where it is too small): a run's parse buffers, some 10 MB, that a fresh
+ * malloc would fault in page by page again for every results file. */
+#define REUSED_BLOCKS 4
+void *scratch_reused(int slot, size_t count, size_t size);
 
 /* tukey_medians.c */
 SEXP nbh_tukey_medians(SEXP id, SEXP seconds, SEXP store, SEXP offset);

@@ -279,9 +279,9 @@ static SEXP read_run_medians(void *data) {
     reading_t *r = data;
     /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
     size_t capacity = r->size / 6 + 1;
-    int *id = scratch_alloc_dirty(&r->scratch, capacity, sizeof(int));
-    int *round = scratch_alloc_dirty(&r->scratch, capacity, sizeof(int));
-    double *seconds = scratch_alloc_dirty(&r->scratch, capacity, sizeof(double));
+    int *id = scratch_reused(0, capacity, sizeof(int));   /* the same pages for every file */
+    int *round = scratch_reused(1, capacity, sizeof(int));
+    double *seconds = scratch_reused(2, capacity, sizeof(double));
     R_xlen_t *rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
     /* the slots of the (id, round) groups: id k's rounds from first_round[k] */
     R_xlen_t *first_round = scratch_alloc(&r->scratch, (size_t)r->max_id + 2, sizeof(R_xlen_t));

@@ -30,3 +30,18 @@ SEXP with_scratch(SEXP (*routine)(void *), void *data, scratch_t *scratch) {
     scratch->count = 0;
     return R_ExecWithCleanup(routine, data, free_scratch, scratch);
 }
+
+void *scratch_reused(int slot, size_t count, size_t size) {
+    static void *block[REUSED_BLOCKS];
+    static size_t bytes[REUSED_BLOCKS];
+    size_t want = (count ? count : 1) * size;
+    if (slot < 0 || slot >= REUSED_BLOCKS) error("nbh_analyze: no reused block %d", slot);
+    if (want > bytes[slot]) {
+        free(block[slot]);
+        bytes[slot] = 0;
+        block[slot] = malloc(want);
+        if (!block[slot]) error("nbh_analyze: cannot allocate %.0f bytes", (double)want);
+        bytes[slot] = want;
+    }
+    return block[slot];
+}
