@@ -19,6 +19,11 @@ test_table <- function(result) {
   out <- cbind(g[tests$guideline, setdiff(names(g), names(tests)), with = FALSE], tests)
   a_pieces <- b_pieces <- list()
   for (p in params) {
+    distinct <- unique(cells[[p]])
+    if (length(distinct) == 1L) {   # one value in every cell (most parameters of a campaign): both sides have it
+      set(out, j = p, value = rep(distinct, nrow(tests)))
+      next
+    }
     a_value <- cells[[p]][tests$a_cell]
     b_value <- cells[[p]][tests$b_cell]
     same <- (is.na(a_value) & is.na(b_value)) | (!is.na(a_value) & !is.na(b_value) & a_value == b_value)
