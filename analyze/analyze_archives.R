@@ -58,6 +58,7 @@ analyze_archives <- function(dirs, assess = NULL, p_thres = 0.001, v_thres = 1.0
       match_sides(frame$cells, g$a, g$b, params$name, sprintf("%s: guideline '%s'", g$where, g$text))
     })
   }, with_medians = function(m) percentiles <<- in_background(function() cell_percentiles(m)))
+  end_read_ahead(nrow(frame$runs))
   if (!nrow(medians)) {
     input_error("nothing to assess: no measurement of ", format_list(dirs, 3L),
                 " is left after the checks (see the warnings above)")

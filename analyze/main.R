@@ -164,6 +164,26 @@ run_main <- function(args) {
 }
 
 if (sys.nframe() == 0L) {
+  # First the results files are read ahead (analyze/input/read_ahead.R), by
+  # a fork that has the second core while this process attaches R's default
+  # packages (libexec/nbhbench-analyze starts R without them, some 0.1 s),
+  # data.table and the analyzer. Where that fails the workers read them all.
+  local({
+    root <- Sys.getenv("NBH_ROOT", ".")
+    args <- commandArgs(TRUE)
+    archives <- if ("--" %in% args) args[-seq_len(match("--", args))] else character()
+    tryCatch({
+      for (f in c("native_routines.R", file.path("input", "read_ahead.R"))) {
+        sys.source(file.path(root, "analyze", f), envir = globalenv())
+      }
+      read_ahead(archives, root)
+    }, error = function(e) 0L)
+  })
+  for (package in c("methods", "datasets", "utils", "grDevices", "graphics", "stats")) {   # R's search order
+    suppressPackageStartupMessages(library(package, character.only = TRUE))
+  }
+  rm(package)
+  Sys.unsetenv("R_DEFAULT_PACKAGES")   # R's own default for any R this analysis starts
   # The work is in vectorised primitives; byte-compiling the analyzer's
   # functions on first use costs about a second and gains nothing.
   compiler::enableJIT(0L)

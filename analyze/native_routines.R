@@ -16,12 +16,9 @@ native_library <- function(root = Sys.getenv("NBH_ROOT", ".")) {
   if (!is.null(known)) return(if (isFALSE(known)) NULL else known)
   dir <- file.path(root, "analyze", "native")
   loaded <- tryCatch({
-    sources <- sort(list.files(dir, pattern = "\\.[ch]$", full.names = TRUE))
-    if (!any(grepl("\\.c$", sources))) stop("no C sources in ", dir)
-    hash <- substr(digest_of(sources), 1L, 12L)
-    library_file <- file.path(root, "build", "analyze", hash, paste0(NATIVE_NAME, .Platform$dynlib.ext))
-    if (!file.exists(library_file)) compile_native(sources, library_file)
-    dyn.load(library_file)
+    library_file <- native_library_file(root)
+    if (!file.exists(library_file)) compile_native(native_sources(root), library_file)
+    load_native(library_file)
   }, error = function(e) {
     nbh_warning(dir, "/*.c cannot be compiled (", gsub("\n", " ", conditionMessage(e)),
                 "); the analysis uses R alone, with the same results, more slowly")
@@ -29,6 +26,27 @@ native_library <- function(root = Sys.getenv("NBH_ROOT", ".")) {
   })
   NATIVE_LIBRARIES[[root]] <- loaded
   if (isFALSE(loaded)) NULL else loaded
+}
+
+# dyn.load(library_file), once: loaded again, a library would lose what it
+# holds (main.R loads it first, to read ahead).
+load_native <- function(library_file) {
+  loaded <- getLoadedDLLs()[[NATIVE_NAME]]
+  if (!is.null(loaded) && identical(loaded[["path"]], library_file)) loaded else dyn.load(library_file)
+}
+
+# analyze/native/*.[ch] of ROOT.
+native_sources <- function(root = Sys.getenv("NBH_ROOT", ".")) {
+  dir <- file.path(root, "analyze", "native")
+  sources <- sort(list.files(dir, pattern = "\\.[ch]$", full.names = TRUE))
+  if (!any(grepl("\\.c$", sources))) stop("no C sources in ", dir)
+  sources
+}
+
+# Where the library of ROOT's sources is, compiled or not.
+native_library_file <- function(root = Sys.getenv("NBH_ROOT", ".")) {
+  hash <- substr(digest_of(native_sources(root)), 1L, 12L)
+  file.path(root, "build", "analyze", hash, paste0(NATIVE_NAME, .Platform$dynlib.ext))
 }
 
 # Whether the library is loaded already (native_library loads it).

@@ -5,6 +5,7 @@
 #define NBH_ANALYZE_H
 #include <R.h>
 #include <Rinternals.h>
+#include <sys/stat.h>
 
 /* scratch.c: blocks that with_scratch frees when routine(data) returns or
  * fails (R_ExecWithCleanup); scratch_alloc gives zeroed memory,
@@ -48,15 +49,65 @@ SEXP nbh_round_medians(SEXP id, SEXP round, SEXP seconds);
  * them), slot after slot, each slot's sorted: so each id's times lie
  * together, in id order, as grouped_run_medians takes them. Each slot's
  * median goes to median[s] (NA where it has no rows) and, if kept is not
- * NULL, the count of the times it kept to kept[s]. A counting sort by slot:
- * no sort by (id, round). */
+ * NULL, the count of the times it kept to kept[s]; next (slots + 1 of
+ * them) is the caller's scratch. A counting sort by slot: no sort by (id,
+ * round). No R call: read_ahead.c's reader, a fork outside R, calls it. */
 void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
                             const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *grouped,
-                            double *median, int *kept, scratch_t *scratch);
-/* run_medians_of's list of times already grouped by id (grouped: each id's
- * rows_of_id together, ids in order; sorted here in place); values is the
- * list's "values" (NULL, or the R vector that holds grouped). */
+                            double *median, int *kept, R_xlen_t *next);
+/* The fields of run_medians_of's list, one element per id present. */
+typedef struct {
+    int *id;
+    double *median;
+    int *n;
+    double *p90, *p99;
+    int *below, *start;
+} run_medians_t;
+/* The ids present (rows_of_id[k] > 0, k <= max_id). */
+int groups_of(const R_xlen_t *rows_of_id, int max_id);
+/* The run medians of times grouped by id (each id's rows_of_id together,
+ * ids in order; sorted here in place) into out's arrays, one element per
+ * id present; no R call. */
+void medians_of_groups(double *grouped, int max_id, const R_xlen_t *rows_of_id, run_medians_t out);
+/* run_medians_of's list for `groups` ids, its fields to be filled (their
+ * arrays in *fields), with values as its "values". */
+SEXP run_medians_list(int groups, SEXP values, run_medians_t *fields);
+/* run_medians_of's list of times already grouped by id (medians_of_groups);
+ * values is the list's "values" (NULL, or the R vector that holds grouped). */
 SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id);
+
+/* results_file.c: a results file's rows, read by parse_rows into the
+ * caller's buffers: id, round and seconds (room for size / 6 + 1 rows, a
+ * line having 6 bytes or more), rows_of_id (max_id + 1) and rows_of_round
+ * (slots + 1), both zeroed, and first_round (max_id + 2: the slots of id k
+ * from first_round[k], nrep[k] > 0 ? blocks[k] : 0 of them). Returns the
+ * rows, 0 or -1 for a file that is not clean (or cannot be read); *rounded
+ * whether it has a round column. No R call (read_ahead.c). */
+typedef struct {
+    int *id, *round;
+    double *seconds;
+    R_xlen_t *rows_of_id, *first_round, *rows_of_round;
+} parsed_rows_t;
+R_xlen_t read_clean_rows(const char *path, size_t size, const int *nrep, const int *blocks, int max_id,
+                         parsed_rows_t *rows, int *rounded);
+/* first_round[0..max_id + 1] of nrep and blocks (see read_clean_rows); returns the slots. */
+R_xlen_t round_slots_of(const int *nrep, const int *blocks, int max_id, R_xlen_t *first_round);
+
+/* read_ahead.c: the results files read while R starts. */
+SEXP nbh_read_ahead(SEXP archives);
+SEXP nbh_read_ahead_tally(SEXP wait);
+SEXP nbh_read_ahead_end(void);
+/* A file read ahead (by stat identity) with this archive's nrep and blocks:
+ * its sorted times (rows), round medians (slots) and run medians (groups);
+ * NULL where it was not. Every call stops the reader (the workers have begun). */
+typedef struct {
+    R_xlen_t rows, slots;
+    int groups;
+    const double *times, *round_median;
+    run_medians_t medians;
+} read_ahead_file_t;
+int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks, int max_id,
+                    read_ahead_file_t *found);
 
 /* round_units.c: the paired tests' units and the round medians by (cell, unit). */
 SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median, SEXP store, SEXP offset, SEXP layout,

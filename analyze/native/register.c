@@ -29,6 +29,9 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_shift_interval, 6),
     ROUTINE(nbh_launch_test, 4),
     ROUTINE(nbh_round_units, 10),
+    ROUTINE(nbh_read_ahead, 1),
+    ROUTINE(nbh_read_ahead_tally, 1),
+    ROUTINE(nbh_read_ahead_end, 0),
     {NULL, NULL, 0}};
 
 void R_init_nbh_analyze(DllInfo *info) {

@@ -222,6 +222,25 @@ static R_xlen_t parse_rows(const char *p, const char *end, const int *nrep, cons
     return rows;
 }
 
+R_xlen_t round_slots_of(const int *nrep, const int *blocks, int max_id, R_xlen_t *first_round) {
+    first_round[0] = 0;
+    for (int k = 0; k <= max_id; k++) first_round[k + 1] = first_round[k] + (nrep[k] > 0 ? blocks[k] : 0);
+    return first_round[max_id + 1];
+}
+
+R_xlen_t read_clean_rows(const char *path, size_t size, const int *nrep, const int *blocks, int max_id,
+                         parsed_rows_t *rows, int *rounded) {
+    char *bytes = map_whole(path, size);
+    if (!bytes) return -1;
+    /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
+    R_xlen_t n = bytes[size - 1] == '\n'
+                     ? parse_rows(bytes, bytes + size, nrep, blocks, max_id, rows->id, rows->round, rows->seconds,
+                                  rows->rows_of_id, rows->first_round, rows->rows_of_round, rounded)
+                     : -1;
+    munmap(bytes, size);
+    return n;
+}
+
 typedef struct {
     const char *path;
     size_t size;
@@ -275,31 +294,43 @@ static SEXP slots_as_list(const R_xlen_t *first_round, int max_id, const R_xlen_
     return out;
 }
 
+/* The list nbh_read_run_medians returns for a file read ahead, its values
+ * copied into the store. */
+static SEXP taken_run_medians(const read_ahead_file_t *file, SEXP store, SEXP offset, SEXP round_offset) {
+    memcpy(store_region(store, offset, file->rows), file->times, (size_t)file->rows * sizeof(double));
+    memcpy(store_region(store, round_offset, file->slots), file->round_median, (size_t)file->slots * sizeof(double));
+    run_medians_t fields;
+    SEXP out = PROTECT(run_medians_list(file->groups, R_NilValue, &fields));
+    size_t groups = (size_t)file->groups;
+    memcpy(fields.id, file->medians.id, groups * sizeof(int));
+    memcpy(fields.median, file->medians.median, groups * sizeof(double));
+    memcpy(fields.n, file->medians.n, groups * sizeof(int));
+    memcpy(fields.p90, file->medians.p90, groups * sizeof(double));
+    memcpy(fields.p99, file->medians.p99, groups * sizeof(double));
+    memcpy(fields.below, file->medians.below, groups * sizeof(int));
+    memcpy(fields.start, file->medians.start, groups * sizeof(int));
+    out = with_rounds(out, ScalarLogical(TRUE));
+    UNPROTECT(1);
+    return out;
+}
+
 static SEXP read_run_medians(void *data) {
     reading_t *r = data;
-    /* A line has 6 bytes or more ("0,0,1\n"); one more for a last, short one. */
     size_t capacity = r->size / 6 + 1;
-    int *id = scratch_reused(0, capacity, sizeof(int));   /* the same pages for every file */
-    int *round = scratch_reused(1, capacity, sizeof(int));
-    double *seconds = scratch_reused(2, capacity, sizeof(double));
-    R_xlen_t *rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
+    parsed_rows_t p;
+    p.id = scratch_reused(0, capacity, sizeof(int));   /* the same pages for every file */
+    p.round = scratch_reused(1, capacity, sizeof(int));
+    p.seconds = scratch_reused(2, capacity, sizeof(double));
+    p.rows_of_id = scratch_alloc(&r->scratch, (size_t)r->max_id + 1, sizeof(R_xlen_t));
     /* the slots of the (id, round) groups: id k's rounds from first_round[k] */
-    R_xlen_t *first_round = scratch_alloc(&r->scratch, (size_t)r->max_id + 2, sizeof(R_xlen_t));
-    for (int k = 0; k <= r->max_id; k++) first_round[k + 1] = first_round[k] + (r->nrep[k] > 0 ? r->blocks[k] : 0);
-    R_xlen_t slots = first_round[r->max_id + 1];
-    R_xlen_t *rows_of_round = scratch_alloc(&r->scratch, (size_t)slots + 1, sizeof(R_xlen_t));
-    char *bytes = map_whole(r->path, r->size);
-    if (!bytes) return R_NilValue;
-    /* Every scan stops at a '\n', so the last byte being one keeps them in the file. */
+    p.first_round = scratch_alloc(&r->scratch, (size_t)r->max_id + 2, sizeof(R_xlen_t));
+    R_xlen_t slots = round_slots_of(r->nrep, r->blocks, r->max_id, p.first_round);
+    p.rows_of_round = scratch_alloc(&r->scratch, (size_t)slots + 1, sizeof(R_xlen_t));
     int rounded = 0;
-    R_xlen_t rows = bytes[r->size - 1] == '\n'
-                        ? parse_rows(bytes, bytes + r->size, r->nrep, r->blocks, r->max_id, id, round, seconds,
-                                     rows_of_id, first_round, rows_of_round, &rounded)
-                        : -1;
-    munmap(bytes, r->size);
+    R_xlen_t rows = read_clean_rows(r->path, r->size, r->nrep, r->blocks, r->max_id, &p, &rounded);
     if (rows <= 0) return R_NilValue;
     if (!rounded) {
-        SEXP out = PROTECT(run_medians_of(id, seconds, rows, r->max_id, rows_of_id,
+        SEXP out = PROTECT(run_medians_of(p.id, p.seconds, rows, r->max_id, p.rows_of_id,
                                           store_region(r->store, r->offset, rows), &r->scratch));
         out = with_rounds(out, R_NilValue);
         UNPROTECT(1);
@@ -316,11 +347,12 @@ static SEXP read_run_medians(void *data) {
     double *median = stored ? store_region(r->store, r->round_offset, slots)
                             : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(double));
     int *kept = stored ? NULL : scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(int));
-    round_medians_in_slots(id, round, seconds, rows, first_round, slots, rows_of_round, grouped, median, kept,
-                           &r->scratch);
+    R_xlen_t *next = scratch_alloc_dirty(&r->scratch, (size_t)slots + 1, sizeof(R_xlen_t));
+    round_medians_in_slots(p.id, p.round, p.seconds, rows, p.first_round, slots, p.rows_of_round, grouped, median,
+                           kept, next);
     SEXP rounds = PROTECT(stored ? ScalarLogical(TRUE)
-                                 : slots_as_list(first_round, r->max_id, rows_of_round, median, kept));
-    SEXP out = PROTECT(grouped_run_medians(grouped, values, rows, r->max_id, rows_of_id));
+                                 : slots_as_list(p.first_round, r->max_id, p.rows_of_round, median, kept));
+    SEXP out = PROTECT(grouped_run_medians(grouped, values, rows, r->max_id, p.rows_of_id));
     out = with_rounds(out, rounds);
     UNPROTECT(isNull(values) ? 2 : 3);
     return out;
@@ -341,5 +373,9 @@ SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP
     struct stat st;
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;
+    read_ahead_file_t ahead;
+    if (read_ahead_take(&st, r.nrep, r.blocks, r.max_id, &ahead) && !isNull(store_) && !isNull(round_offset_)) {
+        return taken_run_medians(&ahead, store_, offset_, round_offset_);
+    }
     return with_scratch(read_run_medians, &r, &r.scratch);
 }

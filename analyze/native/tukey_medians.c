@@ -171,21 +171,13 @@ SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max
     return out;
 }
 
-SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id) {
-    if (rows > INT_MAX) error("nbh_tukey_medians: a run of more than %d rows", INT_MAX);
+int groups_of(const R_xlen_t *rows_of_id, int max_id) {
     int groups = 0;
     for (int k = 0; k <= max_id; k++) groups += rows_of_id[k] > 0;
-    const char *names[] = {"id", "median", "n", "p90", "p99", "below", "start", "values"};
-    enum { ID, MEDIAN, N, P90, P99, BELOW, START, VALUES, FIELDS };
-    SEXP out = PROTECT(allocVector(VECSXP, FIELDS));
-    SET_VECTOR_ELT(out, VALUES, values);
-    int *out_id = INTEGER(SET_VECTOR_ELT(out, ID, allocVector(INTSXP, groups)));
-    double *out_median = REAL(SET_VECTOR_ELT(out, MEDIAN, allocVector(REALSXP, groups)));
-    int *out_n = INTEGER(SET_VECTOR_ELT(out, N, allocVector(INTSXP, groups)));
-    double *out_p90 = REAL(SET_VECTOR_ELT(out, P90, allocVector(REALSXP, groups)));
-    double *out_p99 = REAL(SET_VECTOR_ELT(out, P99, allocVector(REALSXP, groups)));
-    int *out_below = INTEGER(SET_VECTOR_ELT(out, BELOW, allocVector(INTSXP, groups)));
-    int *out_start = INTEGER(SET_VECTOR_ELT(out, START, allocVector(INTSXP, groups)));
+    return groups;
+}
+
+void medians_of_groups(double *grouped, int max_id, const R_xlen_t *rows_of_id, run_medians_t out) {
     int g = 0;
     R_xlen_t start = 0;
     for (int k = 0; k <= max_id; k++) {
@@ -194,20 +186,40 @@ SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id
         double *s = grouped + start;
         sort_times(s, n);
         int below, kept;
-        out_median[g] = tukey_median(s, n, &kept, &below);
-        out_id[g] = k;
-        out_n[g] = kept;
-        out_p90[g] = percentile_of_sorted(s, n, 90);
-        out_p99[g] = percentile_of_sorted(s, n, 99);
-        out_below[g] = below;
-        out_start[g] = (int)start;
+        out.median[g] = tukey_median(s, n, &kept, &below);
+        out.id[g] = k;
+        out.n[g] = kept;
+        out.p90[g] = percentile_of_sorted(s, n, 90);
+        out.p99[g] = percentile_of_sorted(s, n, 99);
+        out.below[g] = below;
+        out.start[g] = (int)start;
         start += n;
         g++;
     }
-    SEXP out_names = PROTECT(allocVector(STRSXP, FIELDS));
-    for (int f = 0; f < FIELDS; f++) SET_STRING_ELT(out_names, f, mkChar(names[f]));
-    setAttrib(out, R_NamesSymbol, out_names);
-    UNPROTECT(2);
+}
+
+SEXP run_medians_list(int groups, SEXP values, run_medians_t *fields) {
+    const char *names[] = {"id", "median", "n", "p90", "p99", "below", "start", "values", ""};
+    enum { ID, MEDIAN, N, P90, P99, BELOW, START, VALUES };
+    SEXP out = PROTECT(mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, VALUES, values);
+    fields->id = INTEGER(SET_VECTOR_ELT(out, ID, allocVector(INTSXP, groups)));
+    fields->median = REAL(SET_VECTOR_ELT(out, MEDIAN, allocVector(REALSXP, groups)));
+    fields->n = INTEGER(SET_VECTOR_ELT(out, N, allocVector(INTSXP, groups)));
+    fields->p90 = REAL(SET_VECTOR_ELT(out, P90, allocVector(REALSXP, groups)));
+    fields->p99 = REAL(SET_VECTOR_ELT(out, P99, allocVector(REALSXP, groups)));
+    fields->below = INTEGER(SET_VECTOR_ELT(out, BELOW, allocVector(INTSXP, groups)));
+    fields->start = INTEGER(SET_VECTOR_ELT(out, START, allocVector(INTSXP, groups)));
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP grouped_run_medians(double *grouped, SEXP values, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id) {
+    if (rows > INT_MAX) error("nbh_tukey_medians: a run of more than %d rows", INT_MAX);
+    run_medians_t fields;
+    SEXP out = PROTECT(run_medians_list(groups_of(rows_of_id, max_id), values, &fields));
+    medians_of_groups(grouped, max_id, rows_of_id, fields);
+    UNPROTECT(1);
     return out;
 }
 
@@ -251,8 +263,7 @@ static void sort_finite_times(double *s, int n) {
 
 void round_medians_in_slots(const int *id, const int *round, const double *seconds, R_xlen_t rows,
                             const R_xlen_t *first_slot, R_xlen_t slots, const R_xlen_t *rows_of_slot, double *grouped,
-                            double *median, int *kept, scratch_t *scratch) {
-    R_xlen_t *next = scratch_alloc_dirty(scratch, (size_t)slots + 1, sizeof(R_xlen_t));
+                            double *median, int *kept, R_xlen_t *next) {
     next[0] = 0;
     for (R_xlen_t s = 0; s < slots; s++) next[s + 1] = next[s] + rows_of_slot[s];
     for (R_xlen_t i = 0; i < rows; i++) grouped[next[first_slot[id[i]] + round[i] - 1]++] = seconds[i];
