@@ -37,6 +37,12 @@ void sort_times(double *s, int n);
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
                     const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch);
 
+/* The times of rows (id[i], seconds[i]) into grouped, each id's together,
+ * ids in order (a counting sort; next, max_id + 1 of them, the caller's
+ * scratch), as medians_of_groups takes them; no R call. */
+void group_by_id(const int *id, const double *seconds, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id,
+                 double *grouped, R_xlen_t *next);
+
 /* The Tukey medians of every (id, round) group of the rows, as
  * list(id, round, median, n); rows_of_id as for run_medians_of. */
 SEXP round_medians_of(const int *id, const int *round, const double *seconds, R_xlen_t rows, int max_id,
@@ -98,9 +104,11 @@ SEXP nbh_read_ahead(SEXP archives);
 SEXP nbh_read_ahead_tally(SEXP wait);
 SEXP nbh_read_ahead_end(void);
 /* A file read ahead (by stat identity) with this archive's nrep and blocks:
- * its sorted times (rows), round medians (slots) and run medians (groups);
+ * its sorted times (rows), round medians (slots, where it has rounds) and
+ * run medians (groups);
  * NULL where it was not. Every call stops the reader (the workers have begun). */
 typedef struct {
+    int rounded;   /* whether the file has a round column (else no round medians: slots 0) */
     R_xlen_t rows, slots;
     int groups;
     const double *times, *round_median;

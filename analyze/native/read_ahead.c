@@ -11,7 +11,7 @@
  * takes those from the archive's experiments.csv; a worker takes a file
  * only if it is the same file (device, inode, size, modification time)
  * and its archive's nrep and blocks, as R read them, are the reader's.
- * Anything else (a file that is not clean or has no rounds, an
+ * Anything else (a file that is not clean, an
  * experiments.csv with quotes or an unexpected column) is left to the
  * workers, as before.
  *
@@ -60,7 +60,7 @@ typedef struct {   /* a results file, in the shared mapping */
     ino_t inode;
     off_t size;
     time_t modified;
-    int archive, state, groups;
+    int archive, state, groups, rounded;
     R_xlen_t rows, slots;
     size_t at;   /* its values from here in the mapping */
 } ahead_file_t;
@@ -280,7 +280,7 @@ static void read_files(void) {
             p.rows_of_id = malloc(ids * sizeof(R_xlen_t));
             p.rows_of_round = malloc(((size_t)a->slots + 1) * sizeof(R_xlen_t));
             p.first_round = first_round = malloc((ids + 1) * sizeof(R_xlen_t));
-            next_slot = malloc(((size_t)a->slots + 1) * sizeof(R_xlen_t));
+            next_slot = malloc(((size_t)(a->slots > a->max_id ? a->slots : a->max_id) + 1) * sizeof(R_xlen_t));
             first_round_of = f->archive;
             if (first_round) round_slots_of(a->nrep, a->blocks, a->max_id, first_round);
         }
@@ -289,22 +289,29 @@ static void read_files(void) {
         memset(p.rows_of_round, 0, ((size_t)a->slots + 1) * sizeof(R_xlen_t));
         int rounded = 0;
         R_xlen_t rows = read_clean_rows(ahead.path[i], (size_t)st.st_size, a->nrep, a->blocks, a->max_id, &p, &rounded);
-        if (rows <= 0 || !rounded) {
+        if (rows <= 0) {
             __atomic_store_n(&f->state, LEFT, __ATOMIC_RELEASE);
             continue;
         }
+        /* as results_file.c's read_run_medians: with rounds by slot, else by id */
         char *base = (char *)h + next;
         int groups = groups_of(p.rows_of_id, a->max_id);
-        round_medians_in_slots(p.id, p.round, p.seconds, rows, first_round, a->slots, p.rows_of_round,
-                               (double *)base, (double *)(base + aligned((size_t)rows * sizeof(double))), NULL,
-                               next_slot);
-        medians_of_groups((double *)base, a->max_id, p.rows_of_id, fields_at(base, rows, a->slots, groups));
+        R_xlen_t slots = rounded ? a->slots : 0;
+        if (rounded) {
+            round_medians_in_slots(p.id, p.round, p.seconds, rows, first_round, slots, p.rows_of_round,
+                                   (double *)base, (double *)(base + aligned((size_t)rows * sizeof(double))), NULL,
+                                   next_slot);
+        } else {
+            group_by_id(p.id, p.seconds, rows, a->max_id, p.rows_of_id, (double *)base, next_slot);
+        }
+        medians_of_groups((double *)base, a->max_id, p.rows_of_id, fields_at(base, rows, slots, groups));
         f->device = st.st_dev;
         f->inode = st.st_ino;
         f->size = st.st_size;
         f->modified = st.st_mtime;
         f->rows = rows;
-        f->slots = a->slots;
+        f->rounded = rounded;
+        f->slots = slots;
         f->groups = groups;
         f->at = next;
         next += room_of(st.st_size, a);
@@ -404,7 +411,7 @@ int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks,
             return 0;
         }
         char *base = (char *)h + f->at;
-        *found = (read_ahead_file_t){f->rows, f->slots, f->groups, (const double *)base,
+        *found = (read_ahead_file_t){f->rounded, f->rows, f->slots, f->groups, (const double *)base,
                                      (const double *)(base + aligned((size_t)f->rows * sizeof(double))),
                                      fields_at(base, f->rows, f->slots, f->groups)};
         __atomic_add_fetch(&h->taken, 1, __ATOMIC_RELAXED);

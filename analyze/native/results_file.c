@@ -298,7 +298,10 @@ static SEXP slots_as_list(const R_xlen_t *first_round, int max_id, const R_xlen_
  * copied into the store. */
 static SEXP taken_run_medians(const read_ahead_file_t *file, SEXP store, SEXP offset, SEXP round_offset) {
     memcpy(store_region(store, offset, file->rows), file->times, (size_t)file->rows * sizeof(double));
-    memcpy(store_region(store, round_offset, file->slots), file->round_median, (size_t)file->slots * sizeof(double));
+    if (file->rounded) {
+        memcpy(store_region(store, round_offset, file->slots), file->round_median,
+               (size_t)file->slots * sizeof(double));
+    }
     run_medians_t fields;
     SEXP out = PROTECT(run_medians_list(file->groups, R_NilValue, &fields));
     size_t groups = (size_t)file->groups;
@@ -309,7 +312,7 @@ static SEXP taken_run_medians(const read_ahead_file_t *file, SEXP store, SEXP of
     memcpy(fields.p99, file->medians.p99, groups * sizeof(double));
     memcpy(fields.below, file->medians.below, groups * sizeof(int));
     memcpy(fields.start, file->medians.start, groups * sizeof(int));
-    out = with_rounds(out, ScalarLogical(TRUE));
+    out = with_rounds(out, file->rounded ? ScalarLogical(TRUE) : R_NilValue);
     UNPROTECT(1);
     return out;
 }
@@ -374,7 +377,8 @@ SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;
     read_ahead_file_t ahead;
-    if (read_ahead_take(&st, r.nrep, r.blocks, r.max_id, &ahead) && !isNull(store_) && !isNull(round_offset_)) {
+    if (read_ahead_take(&st, r.nrep, r.blocks, r.max_id, &ahead) && !isNull(store_) &&
+        (!ahead.rounded || !isNull(round_offset_))) {
         return taken_run_medians(&ahead, store_, offset_, round_offset_);
     }
     return with_scratch(read_run_medians, &r, &r.scratch);

@@ -158,14 +158,20 @@ SEXP nbh_tukey_medians(SEXP id_, SEXP seconds_, SEXP store_, SEXP offset_) {
     return with_scratch(tukey_medians_call, &call, &call.scratch);
 }
 
+void group_by_id(const int *id, const double *seconds, R_xlen_t rows, int max_id, const R_xlen_t *rows_of_id,
+                 double *grouped, R_xlen_t *next) {
+    /* Bucket k holds the times of id k: grouped[start[k] .. start[k + 1] - 1]. */
+    next[0] = 0;
+    for (int k = 0; k < max_id; k++) next[k + 1] = next[k] + rows_of_id[k];
+    for (R_xlen_t i = 0; i < rows; i++) grouped[next[id[i]]++] = seconds[i];
+}
+
 SEXP run_medians_of(const int *id, const double *seconds, R_xlen_t rows, int max_id,
                     const R_xlen_t *rows_of_id, double *sorted, scratch_t *scratch) {
     SEXP values = R_NilValue;
     if (!sorted) sorted = REAL(values = PROTECT(allocVector(REALSXP, rows)));
-    /* Bucket k holds the times of id k: sorted[start[k] .. start[k + 1] - 1]. */
-    R_xlen_t *next = scratch_alloc(scratch, (size_t)max_id + 1, sizeof(R_xlen_t));
-    for (int k = 0; k < max_id; k++) next[k + 1] = next[k] + rows_of_id[k];
-    for (R_xlen_t i = 0; i < rows; i++) sorted[next[id[i]]++] = seconds[i];
+    group_by_id(id, seconds, rows, max_id, rows_of_id, sorted,
+                scratch_alloc_dirty(scratch, (size_t)max_id + 1, sizeof(R_xlen_t)));
     SEXP out = grouped_run_medians(sorted, values, rows, max_id, rows_of_id);
     if (!isNull(values)) UNPROTECT(1);
     return out;

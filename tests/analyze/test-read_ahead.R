@@ -32,6 +32,23 @@ test_that("the runs read ahead give what the workers' own reading gives, and the
   expect_identical(call_native("nbh_read_ahead_tally", FALSE), c(read = 0L, taken = 0L))   # over
 })
 
+test_that("runs without rounds (kernels before them) are read ahead too", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  skip_if(parallel::detectCores() < 2L, "one CPU: nothing is read ahead")
+  dir <- planted_archive(nrun = 2L)
+  expect_false(grepl("round", readLines(list.files(file.path(dir, "results"), full.names = TRUE)[1], 1L)))
+  registry <- read_registry(nbh_root)
+  archives <- list(read_archive(dir, registry))
+  frame <- combine_archives(archives, analysis_parameters(registry))
+  read <- reduce_runs(archives, frame, cores = 2L)
+  expect_identical(call_native("nbh_read_ahead", dir), 4L)
+  expect_identical(call_native("nbh_read_ahead_tally", TRUE)[["read"]], 4L)
+  ahead <- reduce_runs(archives, frame, cores = 2L)
+  expect_identical(call_native("nbh_read_ahead_end"), c(read = 4L, taken = 4L))
+  expect_null(attr(ahead, "rounds"))
+  expect_identical(reduced(ahead), reduced(read))
+})
+
 test_that("a run is not taken from the reader where its archive's experiments differ from what the reader read", {
   skip_if(is.null(native_library()), "the analyzer's C code is not available")
   skip_if(parallel::detectCores() < 2L, "one CPU: nothing is read ahead")
