@@ -11,9 +11,8 @@
  * takes those from the archive's experiments.csv; a worker takes a file
  * only if it is the same file (device, inode, size, modification time)
  * and its archive's nrep and blocks, as R read them, are the reader's.
- * Anything else (a file that is not clean, an
- * experiments.csv with quotes or an unexpected column) is left to the
- * workers, as before.
+ * Anything else (a file that is not clean, an experiments.csv with quotes
+ * or an unexpected column) is left to the workers, as before.
  *
  * The reader is a fork of this process that calls nothing of R: it writes
  * into an anonymous shared mapping made before it forks (as value_store.c
