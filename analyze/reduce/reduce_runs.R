@@ -49,23 +49,17 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   rounds <- lapply(out, `[[`, "rounds")
   out <- lapply(out, function(m) m[c("id", "median", "n", "p90", "p99", "below")])
   # Each row's cell, by indexing rather than joins (a run's rows are all of
-  # one archive and context): (archive, id) -> exp, then (exp, context) -> cell.
+  # one archive and context): exp_of_run_id's (archive, id, context) -> cell.
   of_run <- rep.int(seq_len(nrow(runs)), vapply(out, function(m) length(m$id), 0L))
   m <- rbindlist(out)
-  exp <- n <- integer(nrow(m))
+  cell_fn <- exp_of_run_id(archives, frame, runs)
+  context <- runs$context[of_run]
+  cell <- n <- integer(nrow(m))
   for (a in seq_along(archives)) {
     mine <- which(runs$archive[of_run] == a)
-    ids <- frame$ids[archive == a]
-    exp_of_id <- rep(NA_integer_, max(ids$id, m$id[mine], 0L) + 1L)
-    exp_of_id[ids$id + 1L] <- ids$exp
-    exp[mine] <- exp_of_id[m$id[mine] + 1L]
+    cell[mine] <- cell_fn[[a]](m$id[mine], context[mine])
     n[mine] <- nrep_by_archive[[a]][m$id[mine] + 1L]
   }
-  cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
-  cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
-  context <- runs$context[of_run]
-  cell <- if (any(exp > nrow(cell_of), na.rm = TRUE)) cell_of[cbind(exp, context)]
-          else cell_of[exp + (context - 1L) * nrow(cell_of)]   # the same, without a matrix of indices
   # setDT: the columns as they are (data.table() would copy them, some 20 MB).
   medians <- setDT(list(cell = cell, run = runs$run_key[of_run], median = m$median, n = n, n_kept = m$n,
                         p90 = m$p90, p99 = m$p99, at = as.numeric(at), below = m$below))
@@ -73,7 +67,7 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   setattr(medians, "values", values)
   if (!is.null(with_medians)) with_medians(medians)
   stored <- list(store = store, offset = round_offset, slots = slots_by_archive)
-  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, exp_of_run_id(archives, frame, runs), stored))
+  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, cell_fn, stored))
   medians
 }
 
@@ -86,7 +80,7 @@ round_slots <- function(nrep, blocks) {
   list(id = rep.int(k - 1L, blocks[k]), round = sequence(blocks[k]))
 }
 
-# Per run, a function from experiment ids to cells (NA where none).
+# Per archive, a function from experiment ids and their runs' context to cells (NA where none).
 exp_of_run_id <- function(archives, frame, runs) {
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
