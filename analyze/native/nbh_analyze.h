@@ -103,10 +103,12 @@ R_xlen_t round_slots_of(const int *nrep, const int *blocks, int max_id, R_xlen_t
 SEXP nbh_read_ahead(SEXP archives);
 SEXP nbh_read_ahead_tally(SEXP wait);
 SEXP nbh_read_ahead_end(void);
-/* A file read ahead (by stat identity) with this archive's nrep and blocks:
- * its sorted times (rows), round medians (slots, where it has rounds) and
- * run medians (groups);
- * NULL where it was not. Every call stops the reader (the workers have begun). */
+/* Whether a file was read ahead (by stat identity) with this archive's nrep
+ * and blocks, and the caller can take it: it has a store for the times
+ * (stored) and, for a file with rounds, for its round medians
+ * (rounds_stored); then, in *found, its sorted times (rows), round medians
+ * (slots, where it has rounds) and run medians (groups), counted as taken.
+ * Every call stops the reader (the workers have begun). */
 typedef struct {
     int rounded;   /* whether the file has a round column (else no round medians: slots 0) */
     R_xlen_t rows, slots;
@@ -114,8 +116,8 @@ typedef struct {
     const double *times, *round_median;
     run_medians_t medians;
 } read_ahead_file_t;
-int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks, int max_id,
-                    read_ahead_file_t *found);
+int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks, int max_id, int stored,
+                    int rounds_stored, read_ahead_file_t *found);
 
 /* round_units.c: the paired tests' units and the round medians by (cell, unit). */
 SEXP nbh_round_units(SEXP cell, SEXP run, SEXP round, SEXP median, SEXP store, SEXP offset, SEXP layout,

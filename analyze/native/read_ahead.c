@@ -392,11 +392,12 @@ SEXP nbh_read_ahead(SEXP archives) {
     return ScalarInteger(files);
 }
 
-int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks, int max_id,
-                    read_ahead_file_t *found) {
+int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks, int max_id, int stored,
+                    int rounds_stored, read_ahead_file_t *found) {
     ahead_header_t *h = ahead.shared;
     if (!h) return 0;
     __atomic_store_n(&h->stop, 1, __ATOMIC_RELAXED);
+    if (!stored) return 0;
     for (int i = 0; i < h->files; i++) {
         ahead_file_t *f = &h->file[i];
         if (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) != READ || f->inode != file->st_ino ||
@@ -405,7 +406,7 @@ int read_ahead_take(const struct stat *file, const int *nrep, const int *blocks,
         }
         const ahead_archive_t *a = &ahead.archive[f->archive];
         size_t ids = (size_t)max_id + 1;
-        if (a->max_id != max_id || memcmp(a->nrep, nrep, ids * sizeof(int)) ||
+        if ((f->rounded && !rounds_stored) || a->max_id != max_id || memcmp(a->nrep, nrep, ids * sizeof(int)) ||
             memcmp(a->blocks, blocks, ids * sizeof(int))) {
             return 0;
         }

@@ -377,8 +377,7 @@ SEXP nbh_read_run_medians(SEXP file_, SEXP nrep_of_id_, SEXP blocks_of_id_, SEXP
     if (stat(r.path, &st) != 0 || st.st_size <= 0) return R_NilValue;
     r.size = (size_t)st.st_size;
     read_ahead_file_t ahead;
-    if (read_ahead_take(&st, r.nrep, r.blocks, r.max_id, &ahead) && !isNull(store_) &&
-        (!ahead.rounded || !isNull(round_offset_))) {
+    if (read_ahead_take(&st, r.nrep, r.blocks, r.max_id, !isNull(store_), !isNull(round_offset_), &ahead)) {
         return taken_run_medians(&ahead, store_, offset_, round_offset_);
     }
     return with_scratch(read_run_medians, &r, &r.scratch);

@@ -68,6 +68,10 @@ test_that("a run is not taken from the reader where its archive's experiments di
   store <- call_native("nbh_store_new", 1e6)
   expect_null(call_native("nbh_read_run_medians", file, nrep_of_id(ex), blocks_of_id(ex), store, 0, 5e5))
   expect_identical(call_native("nbh_read_ahead_tally", FALSE)[["taken"]], 0L)
+  # as the reader read it, but no store to take it into: read again, not counted as taken
+  ex <- archives[[1]]$experiments
+  expect_false(is.null(call_native("nbh_read_run_medians", file, nrep_of_id(ex), blocks_of_id(ex), NULL, 0, NULL)))
+  expect_identical(call_native("nbh_read_ahead_tally", FALSE)[["taken"]], 0L)
   # as the reader read it: taken, and the same
   ahead <- reduce_runs(archives, frame, cores = 1L)
   expect_identical(call_native("nbh_read_ahead_end")[["taken"]], 4L)
