@@ -38,6 +38,20 @@ planted_small <- list(
   list(where = list(op = "neighbor_allgather", topology = "vneum", order = "FMAJ", nfin = 0, reorder = 0,
                     msize = 256, deployment = "1x4"), factor = 1.01))
 
+# The archive in DIR as reduce_runs takes it: list(archives, frame).
+reduce_inputs <- function(dir, registry = read_registry(nbh_root)) {
+  archives <- list(read_archive(dir, registry))
+  list(archives = archives, frame = combine_archives(archives, analysis_parameters(registry)))
+}
+
+# Makes results file FILE not clean: the time of its line LINE -1
+# (read_results drops that row, warning of a malformed row).
+spoil_time <- function(file, line = 5L) {
+  lines <- readLines(file)
+  lines[line] <- sub(",[^,]*,([^,]*)$", ",-1,\\1", lines[line])
+  writeLines(lines, file)
+}
+
 # Writes the planted small archive into a fresh temporary directory.
 planted_archive <- function(library = "openmpi", planted = planted_small, seed = 7L, nrun = 8L, ...) {
   dir <- file.path(tempfile("archive-"), paste0("synthetic-", library))

@@ -12,14 +12,12 @@ test_that("the runs read ahead give what the workers' own reading gives, and the
   skip_if(is.null(native_library()), "the analyzer's C code is not available")
   skip_if(parallel::detectCores() < 2L, "one CPU: nothing is read ahead")
   dir <- planted_archive(blocks = 5L, phase_sd = 0.5, work_column = TRUE, nrun = 3L)
-  registry <- read_registry(nbh_root)
   files <- sort(list.files(file.path(dir, "results"), pattern = "\\.results\\.csv$", full.names = TRUE))
   # one run not clean: the reader leaves it, and read_results says what is wrong with it
-  lines <- readLines(files[2])
-  lines[5] <- sub(",[^,]*,([^,]*)$", ",-1,\\1", lines[5])
-  writeLines(lines, files[2])
-  archives <- list(read_archive(dir, registry))
-  frame <- combine_archives(archives, analysis_parameters(registry))
+  spoil_time(files[2])
+  inputs <- reduce_inputs(dir)
+  archives <- inputs$archives
+  frame <- inputs$frame
   w_read <- warnings_of(read <- reduce_runs(archives, frame, cores = 2L))
   expect_identical(call_native("nbh_read_ahead", dir), length(files))
   expect_identical(call_native("nbh_read_ahead", dir), 0L)   # one at a time
@@ -37,9 +35,9 @@ test_that("runs without rounds (kernels before them) are read ahead too", {
   skip_if(parallel::detectCores() < 2L, "one CPU: nothing is read ahead")
   dir <- planted_archive(nrun = 2L)
   expect_false(grepl("round", readLines(list.files(file.path(dir, "results"), full.names = TRUE)[1], 1L)))
-  registry <- read_registry(nbh_root)
-  archives <- list(read_archive(dir, registry))
-  frame <- combine_archives(archives, analysis_parameters(registry))
+  inputs <- reduce_inputs(dir)
+  archives <- inputs$archives
+  frame <- inputs$frame
   read <- reduce_runs(archives, frame, cores = 2L)
   expect_identical(call_native("nbh_read_ahead", dir), 4L)
   expect_identical(call_native("nbh_read_ahead_tally", TRUE)[["read"]], 4L)
@@ -53,9 +51,9 @@ test_that("a run is not taken from the reader where its archive's experiments di
   skip_if(is.null(native_library()), "the analyzer's C code is not available")
   skip_if(parallel::detectCores() < 2L, "one CPU: nothing is read ahead")
   dir <- planted_archive(blocks = 5L, work_column = TRUE, nrun = 2L)
-  registry <- read_registry(nbh_root)
-  archives <- list(read_archive(dir, registry))
-  frame <- combine_archives(archives, analysis_parameters(registry))
+  inputs <- reduce_inputs(dir)
+  archives <- inputs$archives
+  frame <- inputs$frame
   read <- reduce_runs(archives, frame, cores = 1L)
   expect_identical(call_native("nbh_read_ahead", dir), 4L)
   expect_identical(call_native("nbh_read_ahead_tally", TRUE)[["read"]], 4L)
