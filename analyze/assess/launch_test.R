@@ -56,7 +56,7 @@ launch_statistics <- function(out, level) {
   out[, t := fifelse(df >= 1L, t_of(estimate, se), NA_real_)]
   out[, `:=`(p_greater = fifelse(df >= 1L, pt(t, pmax(df, 1L), lower.tail = FALSE), 1),
              p_less = fifelse(df >= 1L, pt(t, pmax(df, 1L)), 1))]
-  half <- out[, fifelse(df >= 1L, qt(1 - (1 - level) / 2, pmax(df, 1L)) * se, NA_real_)]
+  half <- out[, fifelse(df >= 1L, t_quantile(1 - (1 - level) / 2, pmax(df, 1L)) * se, NA_real_)]
   out[, `:=`(ci_low = estimate - half, ci_high = estimate + half)]
   # Variance components (ANOVA): the rounds' within runs, the launches'.
   out[, dfw := units - runs]
@@ -72,6 +72,14 @@ launch_statistics <- function(out, level) {
   out[units == 0L, `:=`(estimate = NA_real_, p_greater = NA_real_, p_less = NA_real_)]
   out[, .(test, units, runs, df, estimate, se, p_greater, p_less, ci_low, ci_high, var_launch, var_round,
           launch_share)]
+}
+
+# qt(p, df), p one number, for a vector df of few distinct values (the tests' runs less
+# one), each distinct one computed once: qt takes some 4 us a value, 0.07 s
+# for make bench's 17 280 tests. The same values.
+t_quantile <- function(p, df) {
+  distinct <- unique(df)
+  qt(p, distinct)[match(df, distinct)]
 }
 
 # The per-test sums of launch_test, in R: the reference of

@@ -49,7 +49,7 @@ read_ranks <- function(archives, frame, medians) {
     x[, .(cell, run, rank, seconds, delay_seconds, role)]
   }
   setkeyv(per_run, c("cell", "run", "rank"))
-  setattr(per_run, "rounds", rounds)
+  set_attribute(per_run, "rounds", rounds)
   per_run[]
 }
 

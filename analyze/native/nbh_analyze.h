@@ -137,6 +137,9 @@ double *store_region(SEXP store, SEXP offset, R_xlen_t n);
 /* The values of a store, or of a double vector, and their number. */
 const double *stored_values(SEXP values, R_xlen_t *size);
 
+/* set_attribute.c */
+SEXP nbh_set_attribute(SEXP x, SEXP name, SEXP value);
+
 /* cell_percentiles.c */
 SEXP nbh_cell_percentiles(SEXP values, SEXP at, SEXP n, SEXP below, SEXP kept, SEXP rows);
 /* numpy's percentile ("linear") of the sorted x[0..n-1]; percent 0..100. */

@@ -19,6 +19,7 @@ static const R_CallMethodDef routines[] = {
     ROUTINE(nbh_count_lines, 1),
     ROUTINE(nbh_cell_medians, 4),
     ROUTINE(nbh_store_new, 1),
+    ROUTINE(nbh_set_attribute, 3),
     ROUTINE(nbh_cell_percentiles, 6),
     ROUTINE(nbh_exchange_paths, 2),
     ROUTINE(nbh_sync_paths, 1),

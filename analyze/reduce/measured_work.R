@@ -57,7 +57,7 @@ reduce_measured <- function(archives, frame, medians, wanted, column, cores = an
   if (!nrow(out)) return(none)
   setkeyv(out, c("cell", "run"))
   setkeyv(rounds, c("cell", "run", "round"))
-  setattr(out, "rounds", rounds[!is.na(median)])
+  set_attribute(out, "rounds", rounds[!is.na(median)])
   out[]
 }
 

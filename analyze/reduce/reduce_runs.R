@@ -64,10 +64,10 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   medians <- setDT(list(cell = cell, run = runs$run_key[of_run], median = m$median, n = n, n_kept = m$n,
                         p90 = m$p90, p99 = m$p99, at = as.numeric(at), below = m$below))
   setkeyv(medians, c("cell", "run"))
-  setattr(medians, "values", values)
+  set_attribute(medians, "values", values)
   if (!is.null(with_medians)) with_medians(medians)
   stored <- list(store = store, offset = round_offset, slots = slots_by_archive)
-  setattr(medians, "rounds", round_units(rounds, medians, runs, frame, cell_fn, stored))
+  set_attribute(medians, "rounds", round_units(rounds, medians, runs, frame, cell_fn, stored))
   medians
 }
 

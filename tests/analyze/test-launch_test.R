@@ -265,3 +265,9 @@ test_that("an archive of one run says so, and decides nothing across launches", 
   expect_true(all(tt$decision == "open"))
   expect_match(said, "tests have one run .* no test across launches is possible", all = FALSE)
 })
+
+test_that("t_quantile gives qt's values, each distinct df computed once", {
+  df <- c(29L, 1L, 29L, 5L, 1L, 200L, 29L)
+  expect_identical(t_quantile(0.975, df), qt(0.975, df))
+  expect_identical(t_quantile(0.995, integer()), numeric())
+})
