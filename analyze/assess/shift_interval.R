@@ -17,26 +17,33 @@
 # medians, x side a); returns data.table(test, ci_low, ci_high) (ratios).
 
 shift_interval <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L, level = 0.95) {
-  x <- data.table(test = as.integer(d$test), value = log(as.double(d$value)), is_x = as.logical(d$is_x))
+  test <- as.integer(d$test)
+  value <- log(as.double(d$value))
+  is_x <- as.logical(d$is_x)
   out <- data.table(test = seq_len(n_tests), ci_low = NA_real_, ci_high = NA_real_)
-  if (!nrow(x)) return(out)
-  sizes <- x[, .(n_a = sum(is_x), n_b = sum(!is_x)), keyby = test]
-  sizes <- sizes[n_a >= 1L & n_b >= 1L]
-  sizes[, k := moses_rank(n_a[1L], n_b[1L], level), by = .(n_a, n_b)]
-  sizes <- sizes[k >= 1L]
-  if (!nrow(sizes)) return(out)
-  native <- call_native("nbh_shift_interval", x$test, x$value, x$is_x, as.integer(n_tests), sizes$test, sizes$k)
+  if (!length(test)) return(out)
+  # Each test's sizes, and its rank k once per distinct pair of sizes.
+  n_a <- tabulate(test[is_x], n_tests)
+  n_b <- tabulate(test[!is_x], n_tests)
+  sizes <- n_a * (max(n_b) + 1L) + n_b
+  distinct <- unique(sizes[n_a >= 1L & n_b >= 1L])
+  k_of <- vapply(distinct, function(s) moses_rank(s %/% (max(n_b) + 1L), s %% (max(n_b) + 1L), level), 0L)
+  k <- k_of[match(sizes, distinct)]
+  tests <- which(!is.na(k) & k >= 1L)
+  if (!length(tests)) return(out)
+  native <- call_native("nbh_shift_interval", test, value, is_x, as.integer(n_tests), tests, k[tests])
   if (!is.null(native)) {
     out[, `:=`(ci_low = exp(native$low), ci_high = exp(native$high))]
     return(out[])
   }
-  a <- x[is_x == TRUE & test %in% sizes$test, .(test, a = value)]
-  b <- x[is_x == FALSE & test %in% sizes$test, .(test, b = value)]
+  x <- data.table(test = test, value = value, is_x = is_x)
+  a <- x[is_x == TRUE & test %in% tests, .(test, a = value)]
+  b <- x[is_x == FALSE & test %in% tests, .(test, b = value)]
   differences <- a[b, on = "test", allow.cartesian = TRUE, nomatch = NULL, .(test, d = a - i.b)]
   setorderv(differences, c("test", "d"))
   differences[, at := seq_len(.N), by = test]
   differences[, n := .N, by = test]
-  differences[sizes, on = "test", k := i.k]
+  differences[, k := k[test]]
   bounds <- differences[at == k | at == n - k + 1L, .(low = min(d), high = max(d)), keyby = test]
   out[bounds, on = "test", `:=`(ci_low = exp(i.low), ci_high = exp(i.high))]
   out[]

@@ -169,6 +169,29 @@ test_that("the unpaired interval is Moses's (wilcox.test's), in C and in R; none
   expect_equal(moses_rank(4L, 4L, 0.95), 1L)
 })
 
+test_that("the unpaired interval's selection in C gives the R code's bounds exactly, with many and with only ties", {
+  skip_if(is.null(native_library()), "the analyzer's C code is not available")
+  set.seed(9)
+  draw <- list(function(n) exp(rnorm(n, 0, 0.2)),                        # distinct
+               function(n) exp(round(rnorm(n, 0, 0.2), 1)),              # many ties
+               function(n) rep(1.5, n),                                  # one value: every difference 0
+               function(n) exp(sample(c(0, 0.1), n, TRUE)))              # two values
+  rows <- rbindlist(lapply(1:200, function(t) {
+    n_a <- sample(c(2:12, 30, 40), 1)
+    n_b <- sample(c(2:12, 30, 40), 1)
+    f <- draw[[t %% 4 + 1]]
+    data.table(test = t, value = c(f(n_a) * 1.05, f(n_b)), is_x = rep(c(TRUE, FALSE), c(n_a, n_b)))
+  }))
+  in_c <- shift_interval(rows, 200L)
+  in_r <- local({
+    call_native <- function(...) NULL
+    environment(shift_interval) <- environment()
+    shift_interval(rows, 200L)
+  })
+  expect_identical(in_c, in_r)
+  expect_gt(sum(!is.na(in_c$ci_low)), 150)
+})
+
 test_that("--adjust: an a ~ b test counts twice, the A/A twins are a family of their own", {
   p <- c(0.001, 0.002, 0.003, 0.5)
   reverse <- c(NA, 0.9, NA, 0.4)
