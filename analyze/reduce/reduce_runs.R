@@ -122,7 +122,7 @@ round_units <- function(rounds, medians, runs, frame, cell_fn, stored = NULL) {
     cell_of_id[[key]][rounds[[i]]$id + 1L]
   }), use.names = FALSE)
   run <- rep.int(runs$run_key[listed], vapply(rounds[listed], function(r) length(r$id), 0L))
-  plain <- medians[!run %in% with_rounds]
+  plain <- if (length(with_rounds) == nrow(runs)) medians[0L] else medians[!run %in% with_rounds]
   # The stored runs' slots: a cell and a round per slot of each archive and context.
   layout <- paste(runs$archive[in_store], runs$context[in_store])
   first <- match(unique(layout), layout)
