@@ -74,9 +74,9 @@ launch_statistics <- function(out, level) {
           launch_share)]
 }
 
-# qt(p, df), p one number, for a vector df of few distinct values (the tests' runs less
-# one), each distinct one computed once: qt takes some 4 us a value, 0.07 s
-# for make bench's 17 280 tests. The same values.
+# qt(p, df), p one number, for a vector df of few distinct values (the
+# tests' runs less one), each distinct one computed once: qt takes some
+# 4 us a value, 0.07 s for make bench's 17 280 tests. The same values.
 t_quantile <- function(p, df) {
   distinct <- unique(df)
   qt(p, distinct)[match(df, distinct)]

@@ -88,7 +88,7 @@ static double select_kth(double *a, R_xlen_t n, R_xlen_t k) {
             stuck += hi - equal > (hi - lo) * 7 / 8;
             lo = equal;
         }
-        if (stuck > 2) break;   /* pivots that leave almost everything: Wirth's, with its worst case bounded */
+        if (stuck > 2) break;   /* three pivots left almost everything (ties): Wirth's for the rest */
     }
     return kth_smallest(a + lo, hi - lo, k - lo);
 }
