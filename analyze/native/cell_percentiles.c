@@ -45,28 +45,6 @@ double percentile_of_sorted(const double *x, R_xlen_t n, double percent) {
     return percentile_linear(x[i], x[i + 1], v - (double)i);
 }
 
-/* Puts the k-th smallest of a[0..n-1] at a[k], the smaller before it, the
- * larger after it (Wirth's selection); returns it. */
-static double select_kth(double *a, R_xlen_t n, R_xlen_t k) {
-    R_xlen_t l = 0, m = n - 1;
-    while (l < m) {
-        double pivot = a[k];
-        R_xlen_t i = l, j = m;
-        do {
-            while (a[i] < pivot) i++;
-            while (pivot < a[j]) j--;
-            if (i <= j) {
-                double t = a[i];
-                a[i++] = a[j];
-                a[j--] = t;
-            }
-        } while (i <= j);
-        if (j < k) l = i;
-        if (k < i) m = j;
-    }
-    return a[k];
-}
-
 /* ---- order statistics of a cell: the union of its runs' sorted times ---- */
 
 /* A run's candidates: its sorted times x[lo..hi-1]. */
@@ -160,7 +138,7 @@ static void kth_of_runs(cell_runs_t *c, R_xlen_t k, double *a, double *b) {
                 c->from[r] = w->hi;
             }
             R_xlen_t j = k - below;
-            *a = select_kth(c->buffer, m, j);
+            *a = select_wirth(c->buffer, m, j);
             if (j + 1 < m) {   /* the larger ones follow the k-th; every time beyond the windows is larger still */
                 double next = c->buffer[j + 1];
                 for (R_xlen_t i = j + 2; i < m; i++) next = c->buffer[i] < next ? c->buffer[i] : next;
@@ -177,7 +155,7 @@ static void kth_of_runs(cell_runs_t *c, R_xlen_t k, double *a, double *b) {
             c->from[r] = w->lo + (int)(position * (w->hi - w->lo));
             if (w->hi > w->lo) c->guesses[g++] = w->x[c->from[r]];
         }
-        double pivot = select_kth(c->guesses, g, g / 2);
+        double pivot = select_wirth(c->guesses, g, g / 2);
         R_xlen_t less = below, not_more = below;
         for (int r = 0; r < c->count; r++) {
             const run_window_t *w = &c->runs[r];

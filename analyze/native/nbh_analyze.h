@@ -137,6 +137,11 @@ double *store_region(SEXP store, SEXP offset, R_xlen_t n);
 /* The values of a store, or of a double vector, and their number. */
 const double *stored_values(SEXP values, R_xlen_t *size);
 
+/* selection.c: the k-th smallest (0-based) of a[0..n-1], a rearranged so
+ * that the smaller lie before index k and the larger after it. */
+double select_wirth(double *a, R_xlen_t n, R_xlen_t k);
+double select_by_partition(double *a, R_xlen_t n, R_xlen_t k);
+
 /* set_attribute.c */
 SEXP nbh_set_attribute(SEXP x, SEXP name, SEXP value);
 

@@ -1,10 +1,8 @@
 /* The distribution-free interval of a shift between two samples (Moses):
  * analyze/assess/shift_interval.R's shift_interval, the same order
- * statistics of the n_a n_b differences, selected instead of R's sort of
- * every test's differences: by a partition without branches on the data
- * (select_kth), which a processor does in about a third of the time of
- * Wirth's (whose comparisons it cannot predict), Wirth's where ties leave
- * it stuck; the larger bound among what the smaller left above it.
+ * statistics of the n_a n_b differences, selected (select_by_partition,
+ * selection.c) instead of R's sort of every test's differences; the larger
+ * bound among what the smaller left above it.
  *
  * .Call("nbh_shift_interval", test, value, is_x, n_tests, tests, k): rows
  * (test[i] in 1..n_tests, value[i] a log run median, is_x[i] its side);
@@ -13,85 +11,6 @@
  * over every pair, NA for tests not named. */
 #include <stdlib.h>
 #include "nbh_analyze.h"
-
-/* The k-th smallest (0-based) of a[0..n-1], a rearranged (Wirth). */
-static double kth_smallest(double *a, R_xlen_t n, R_xlen_t k) {
-    R_xlen_t lo = 0, hi = n - 1;
-    while (lo < hi) {
-        double pivot = a[k];
-        R_xlen_t i = lo, j = hi;
-        do {
-            while (a[i] < pivot) i++;
-            while (pivot < a[j]) j--;
-            if (i <= j) {
-                double t = a[i];
-                a[i] = a[j];
-                a[j] = t;
-                i++;
-                j--;
-            }
-        } while (i <= j);
-        if (j < k) lo = i;
-        if (k < i) hi = j;
-    }
-    return a[k];
-}
-
-/* Moves the elements of a[0..n-1] below the pivot (or_equal: not above
- * it) to the front, the order of the rest as it comes; returns how many
- * there are. Every element is swapped, and only the count depends on the
- * comparison: no branch to mispredict on random data. */
-static R_xlen_t partition_below(double *a, R_xlen_t n, double pivot, int or_equal) {
-    R_xlen_t below = 0;
-    if (or_equal) {
-        for (R_xlen_t i = 0; i < n; i++) {
-            double v = a[i];
-            a[i] = a[below];
-            a[below] = v;
-            below += v <= pivot;
-        }
-    } else {
-        for (R_xlen_t i = 0; i < n; i++) {
-            double v = a[i];
-            a[i] = a[below];
-            a[below] = v;
-            below += v < pivot;
-        }
-    }
-    return below;
-}
-
-static double median_of_three(double a, double b, double c) {
-    if (a > b) {
-        double t = a;
-        a = b;
-        b = t;
-    }
-    return c <= a ? a : c >= b ? b : c;
-}
-
-/* The k-th smallest (0-based) of a[0..n-1], a rearranged so that every
- * element before index k is not larger and every one after it not
- * smaller, as Wirth's leaves it. */
-static double select_kth(double *a, R_xlen_t n, R_xlen_t k) {
-    R_xlen_t lo = 0, hi = n;   /* the k-th is in a[lo..hi-1]; below lo smaller or equal, from hi larger or equal */
-    int stuck = 0;
-    while (hi - lo > 16) {
-        double pivot = median_of_three(a[lo], a[lo + (hi - lo) / 2], a[hi - 1]);
-        R_xlen_t below = lo + partition_below(a + lo, hi - lo, pivot, 0);
-        if (k < below) {
-            stuck += below - lo > (hi - lo) * 7 / 8;
-            hi = below;
-        } else {   /* the pivot and what equals it, first among the rest */
-            R_xlen_t equal = below + partition_below(a + below, hi - below, pivot, 1);
-            if (k < equal) return a[k];
-            stuck += hi - equal > (hi - lo) * 7 / 8;
-            lo = equal;
-        }
-        if (stuck > 2) break;   /* three pivots left almost everything (ties): Wirth's for the rest */
-    }
-    return kth_smallest(a + lo, hi - lo, k - lo);
-}
 
 typedef struct {
     SEXP test, value, is_x, n_tests, tests, k, out;
@@ -140,8 +59,9 @@ static SEXP shift_interval_run(void *data) {
         R_xlen_t at = 0;
         for (R_xlen_t i = 0; i < nx; i++)
             for (R_xlen_t j = 0; j < ny; j++) d[at++] = x[i] - y[j];
-        low[t - 1] = select_kth(d, m, k - 1);   /* then every difference from index k on is at least that */
-        high[t - 1] = m - k >= k ? select_kth(d + k, m - k, m - 2 * k) : select_kth(d, m, m - k);
+        low[t - 1] = select_by_partition(d, m, k - 1);   /* then every difference from index k on is at least that */
+        high[t - 1] = m - k >= k ? select_by_partition(d + k, m - k, m - 2 * k)
+                                 : select_by_partition(d, m, m - k);
     }
     return job->out;
 }
