@@ -25,9 +25,10 @@ shift_interval <- function(d, n_tests = if (length(d$test)) max(d$test) else 0L,
   # Each test's sizes, and its rank k once per distinct pair of sizes.
   n_a <- tabulate(test[is_x], n_tests)
   n_b <- tabulate(test[!is_x], n_tests)
-  sizes <- n_a * (max(n_b) + 1L) + n_b
+  base <- max(n_b) + 1L
+  sizes <- n_a * base + n_b   # one number per pair of sizes
   distinct <- unique(sizes[n_a >= 1L & n_b >= 1L])
-  k_of <- vapply(distinct, function(s) moses_rank(s %/% (max(n_b) + 1L), s %% (max(n_b) + 1L), level), 0L)
+  k_of <- vapply(distinct, function(s) moses_rank(s %/% base, s %% base, level), 0L)
   k <- k_of[match(sizes, distinct)]
   tests <- which(!is.na(k) & k >= 1L)
   if (!length(tests)) return(out)

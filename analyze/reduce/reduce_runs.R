@@ -49,10 +49,10 @@ reduce_runs <- function(archives, frame, cores = analysis_cores(), meanwhile = N
   rounds <- lapply(out, `[[`, "rounds")
   out <- lapply(out, function(m) m[c("id", "median", "n", "p90", "p99", "below")])
   # Each row's cell, by indexing rather than joins (a run's rows are all of
-  # one archive and context): exp_of_run_id's (archive, id, context) -> cell.
+  # one archive and context): cell_of_id_by_archive's (archive, id, context) -> cell.
   of_run <- rep.int(seq_len(nrow(runs)), vapply(out, function(m) length(m$id), 0L))
   m <- rbindlist(out)
-  cell_fn <- exp_of_run_id(archives, frame, runs)
+  cell_fn <- cell_of_id_by_archive(archives, frame, runs)
   context <- runs$context[of_run]
   cell <- n <- integer(nrow(m))
   for (a in seq_along(archives)) {
@@ -81,7 +81,7 @@ round_slots <- function(nrep, blocks) {
 }
 
 # Per archive, a function from experiment ids and their runs' context to cells (NA where none).
-exp_of_run_id <- function(archives, frame, runs) {
+cell_of_id_by_archive <- function(archives, frame, runs) {
   cell_of <- matrix(NA_integer_, max(frame$cells$exp, 0L), max(runs$context, 0L))
   cell_of[cbind(frame$cells$exp, frame$cells$context)] <- frame$cells$cell
   lapply(seq_along(archives), function(a) {
@@ -107,7 +107,8 @@ exp_of_run_id <- function(archives, frame, runs) {
 # round column) is one round: its run medians. NULL where no run has
 # rounds: run_units are the units then, made where needed.
 round_units <- function(rounds, medians, runs, frame, cell_fn, stored = NULL) {
-  with_rounds <- runs$run_key[!vapply(rounds, is.null, TRUE)]
+  has_rounds <- !vapply(rounds, is.null, TRUE)
+  with_rounds <- runs$run_key[has_rounds]
   if (!length(with_rounds) || !nrow(medians)) return(NULL)   # none: the caller says why
   in_store <- which(vapply(rounds, isTRUE, TRUE))
   listed <- which(vapply(rounds, function(r) is.list(r) && length(r$id) > 0L, TRUE))
@@ -122,7 +123,7 @@ round_units <- function(rounds, medians, runs, frame, cell_fn, stored = NULL) {
     cell_of_id[[key]][rounds[[i]]$id + 1L]
   }), use.names = FALSE)
   run <- rep.int(runs$run_key[listed], vapply(rounds[listed], function(r) length(r$id), 0L))
-  plain <- if (length(with_rounds) == nrow(runs)) medians[0L] else medians[!run %in% with_rounds]
+  plain <- if (all(has_rounds)) medians[0L] else medians[!run %in% with_rounds]
   # The stored runs' slots: a cell and a round per slot of each archive and context.
   layout <- paste(runs$archive[in_store], runs$context[in_store])
   first <- match(unique(layout), layout)
